@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+// The layers of Efferent, bottom to top (see documents/design.md):
+//   C libraries (one system target each) → EfferentBindings (every unsafe pointer)
+//   → EfferentCore (pure protocol: keys, HPKE, day body, frame, signed strings, edits; no I/O)
+//   → service / writer / reader libraries → thin executables.
+import PackageDescription
+
+let package = Package(
+    name: "Efferent",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "EfferentCore", targets: ["EfferentCore"]),
+    ],
+    targets: [
+        // C libraries from Debian, one system-library target each.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // The one layer that touches C: every unsafe pointer lives here.
+        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib"]),
+
+        // The protocol's pure core: bytes in, values out, no I/O.
+        .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
+
+        .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings"]),
+        .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
+                    resources: [.copy("Fixtures")]),
+    ]
+)

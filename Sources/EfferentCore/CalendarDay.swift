@@ -1,0 +1,106 @@
+/// A day as the protocol names it: `YYYY-MM-DD`, a real date of the proleptic Gregorian calendar
+/// (protocol §5.1, §9.3). Days order as their text does.
+public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A real calendar date in years 0001…9999, or `nil`.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...CalendarDay.daysIn(month: month, year: year)).contains(day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses exactly ten ASCII characters `YYYY-MM-DD` naming a real date; anything else is `nil`.
+    public init?(_ text: some StringProtocol) {
+        let c = Array(text.utf8)
+        guard c.count == 10, c[4] == 0x2D, c[7] == 0x2D else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for i in range {
+                guard c[i] >= 0x30, c[i] <= 0x39 else { return nil }
+                n = n * 10 + Int(c[i] - 0x30)
+            }
+            return n
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// The day holding the Unix instant `seconds` in UTC.
+    public init(unixSeconds seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        self.init(daysSinceEpoch: days)
+    }
+
+    /// The day `days` after 1970-01-01 (negative before it); clamped to years 0001…9999.
+    public init(daysSinceEpoch days: Int64) {
+        // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html).
+        let z = min(max(days, -719_162), 2_932_896) + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.year = Int(y)
+        self.month = Int(m)
+        self.day = Int(d)
+    }
+
+    /// Days from 1970-01-01 to this day.
+    public var daysSinceEpoch: Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64(month > 2 ? month - 3 : month + 9)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Unix seconds of this day's midnight in UTC.
+    public var startUnixSeconds: Int64 { daysSinceEpoch * 86_400 }
+
+    public func adding(days: Int) -> CalendarDay { CalendarDay(daysSinceEpoch: daysSinceEpoch + Int64(days)) }
+    public var next: CalendarDay { adding(days: 1) }
+    public var previous: CalendarDay { adding(days: -1) }
+
+    public var description: String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public static func < (a: CalendarDay, b: CalendarDay) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let day = CalendarDay(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date"))
+        }
+        self = day
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

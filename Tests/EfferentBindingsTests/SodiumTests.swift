@@ -1,0 +1,54 @@
+import Testing
+@testable import EfferentBindings
+
+@Suite struct SodiumTests {
+    @Test func sha256OfEmptyIsTheKnownDigest() {
+        #expect(hex(Sodium.sha256([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    /// RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
+    @Test func hmacSHA256MatchesRFC4231() {
+        let mac = Sodium.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
+        #expect(hex(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test func chachaRoundTripAndForgery() throws {
+        let key = Sodium.randomBytes(32), nonce = Sodium.randomBytes(12)
+        let sealed = try Sodium.chacha20Poly1305Seal(key: key, nonce: nonce, plaintext: Array("day".utf8), aad: [UInt8(1)])
+        #expect(try Sodium.chacha20Poly1305Open(key: key, nonce: nonce, ciphertext: sealed, aad: [UInt8(1)]) == Array("day".utf8))
+        #expect(throws: SodiumError.forged) {
+            try Sodium.chacha20Poly1305Open(key: key, nonce: nonce, ciphertext: sealed, aad: [UInt8(2)])
+        }
+        let empty = try Sodium.chacha20Poly1305Seal(key: key, nonce: nonce, plaintext: [UInt8](), aad: [UInt8]())
+        #expect(try Sodium.chacha20Poly1305Open(key: key, nonce: nonce, ciphertext: empty, aad: [UInt8]()) == [])
+        #expect(throws: SodiumError.forged) {
+            try Sodium.chacha20Poly1305Open(key: key, nonce: nonce, ciphertext: [UInt8](repeating: 0, count: 5), aad: [UInt8]())
+        }
+    }
+
+    @Test func x25519RefusesSmallOrderPeer() throws {
+        let secret = Sodium.randomBytes(32)
+        #expect(throws: SodiumError.weakPublicKey) {
+            try Sodium.x25519(privateKey: secret, publicKey: [UInt8](repeating: 0, count: 32))
+        }
+    }
+
+    @Test func ed25519SignsAndVerifies() throws {
+        let seed = Sodium.randomBytes(32)
+        let pub = try Sodium.ed25519PublicKey(seed: seed)
+        let sig = try Sodium.ed25519Sign(seed: seed, message: Array("m".utf8))
+        #expect(Sodium.ed25519Verify(publicKey: pub, message: Array("m".utf8), signature: sig))
+        #expect(!Sodium.ed25519Verify(publicKey: pub, message: Array("n".utf8), signature: sig))
+        #expect(!Sodium.ed25519Verify(publicKey: pub, message: Array("m".utf8), signature: Array(sig.dropLast())))
+    }
+
+    @Test func constantTimeEqual() {
+        #expect(Sodium.constantTimeEqual([UInt8(1), 2], [UInt8(1), 2]))
+        #expect(!Sodium.constantTimeEqual([UInt8(1), 2], [UInt8(1), 3]))
+        #expect(!Sodium.constantTimeEqual([UInt8(1), 2], [UInt8(1)]))
+    }
+}
+
+func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+import Foundation
