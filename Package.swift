@@ -24,6 +24,10 @@ let package = Package(
         // The protocol's pure core: bytes in, values out, no I/O.
         .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
 
+        // libFuzzer targets (scripts/fuzz) and benchmarks (scripts/bench).
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
+        .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
+
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),
