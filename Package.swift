@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The one layer that touches C: every unsafe pointer lives here.
-        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib"]),
+        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib", "CSQLite", "CMicroHTTPD"]),
 
         // The protocol's pure core: bytes in, values out, no I/O.
         .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),

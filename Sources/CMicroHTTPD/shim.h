@@ -1,7 +1,64 @@
-// libmicrohttpd. MHD_start_daemon is variadic: the service issue adds the wrapper it needs.
+// libmicrohttpd. MHD_start_daemon is variadic and the client address is a union member holding a
+// sockaddr: both are wrapped here so Swift calls plain functions.
 #pragma once
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <string.h>
 #include <microhttpd.h>
+
+typedef void *(*efferent_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+// Starts a daemon with one thread per connection (so a handler that blocks on the database stalls
+// only its own connection, never the accept loop), the limits Efferent sets, and TLS when a key
+// and a certificate are given (PEM text).
+static inline struct MHD_Daemon *efferent_mhd_start(
+    unsigned int flags, const struct sockaddr *address,
+    MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, efferent_uri_log_callback uri_log,
+    unsigned int connection_limit, unsigned int timeout_seconds, unsigned int per_ip_limit,
+    const char *tls_key, const char *tls_cert)
+{
+    if (tls_key != NULL && tls_cert != NULL) {
+        return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+            MHD_OPTION_SOCK_ADDR, address,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
+            MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
+            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+            MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+            MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
+            MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+        MHD_OPTION_END);
+}
+
+// The numeric address of the connection's peer, written into buffer ("" when unknown).
+static inline void efferent_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, size);
+    }
+}
+
+// The port the daemon listens on (useful after binding port 0).
+static inline unsigned int efferent_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

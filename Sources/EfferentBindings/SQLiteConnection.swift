@@ -1,0 +1,131 @@
+internal import CSQLite
+import Foundation
+
+/// One SQLite connection (https://sqlite.org/c3ref/sqlite3.html), owning its handle and its
+/// prepared statements; `deinit` finalizes them and closes the handle.
+///
+/// A connection is not thread-safe: give it one owner at a time (a `Mutex`, a pool slot).
+public final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+    private var transactionDepth = 0
+
+    /// Opens (or creates) the database at `path`. A failed open still closes the half-open handle.
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        var raw: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        let rc = sqlite3_open_v2(path, &raw, flags, nil)
+        guard rc == SQLITE_OK, let raw else {
+            let message = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(raw)
+            throw SQLiteError(code: rc, message: message, context: "opening the database")
+        }
+        handle = raw
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows (schema, pragmas).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: rc, message: text, context: "running a statement")
+        }
+    }
+
+    /// A prepared statement for `sql`, cached for the connection's life and reset before reuse.
+    public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else { throw error(rc, "preparing a statement") }
+        let statement = SQLiteStatement(raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws and
+    /// rethrows its error. `BEGIN IMMEDIATE` takes the write lock up front, so two writers never
+    /// deadlock on an upgrade. Nested calls join the outer transaction.
+    public func write<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a read transaction: one consistent snapshot for every statement in it.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try execute(begin)
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Copies the whole database into a new file at `path` with the online backup API
+    /// (https://sqlite.org/backup.html): consistent while other connections keep writing.
+    public func backup(to path: String) throws(SQLiteError) {
+        let destination = try SQLiteConnection(path: path)
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw destination.error(sqlite3_errcode(destination.handle), "starting the backup")
+        }
+        var rc: Int32
+        repeat {
+            rc = sqlite3_backup_step(backup, 256)
+            if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { sqlite3_sleep(20) }
+        } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+        let finish = sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE, finish == SQLITE_OK else { throw destination.error(rc == SQLITE_DONE ? finish : rc, "copying pages") }
+    }
+
+    func error(_ code: Int32, _ context: String) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: context)
+    }
+
+    var rawHandle: OpaquePointer { handle }
+}
+
+/// A failed SQLite call: the result code and SQLite's own message, which names tables and
+/// constraints but never a bound value.
+public struct SQLiteError: Error, CustomStringConvertible, Equatable {
+    public let code: Int32
+    public let message: String
+    public let context: String
+
+    /// The primary result code (the low byte of an extended code).
+    public var primaryCode: Int32 { code & 0xFF }
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+    public var isFull: Bool { primaryCode == SQLITE_FULL }
+
+    public var description: String { "SQLite failed while \(context): \(message) (code \(code))." }
+}

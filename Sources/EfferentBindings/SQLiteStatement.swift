@@ -1,0 +1,107 @@
+internal import CSQLite
+
+/// A value to bind to a statement's parameter or read from a column.
+public enum SQLiteValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A prepared statement (https://sqlite.org/c3ref/stmt.html), finalized in `deinit`.
+public final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to parameters 1…n.
+    @discardableResult
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> SQLiteStatement {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(handle, index)
+            case let .integer(n): rc = sqlite3_bind_int64(handle, index, n)
+            case let .real(d): rc = sqlite3_bind_double(handle, index, d)
+            case let .text(s): rc = s.withCString { efferent_sqlite_bind_text(handle, index, $0, -1) }
+            case let .blob(bytes):
+                if bytes.isEmpty {
+                    // An empty blob, not NULL (a nil pointer would bind NULL).
+                    rc = sqlite3_bind_zeroblob(handle, index, 0)
+                } else {
+                    rc = bytes.withUnsafeBytes { efferent_sqlite_bind_blob(handle, index, $0.baseAddress!, Int32($0.count)) }
+                }
+            }
+            guard rc == SQLITE_OK else { throw connection.error(rc, "binding a parameter") }
+        }
+        return self
+    }
+
+    /// Advances to the next row: `true` while a row is available, `false` when done.
+    public func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            sqlite3_reset(handle)
+            throw connection.error(rc, "running a statement")
+        }
+    }
+
+    /// Runs the statement to completion, ignoring rows.
+    public func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Every row, each turned into a `T` by `row`.
+    public func rows<T>(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws -> T) throws -> [T] {
+        try bind(values)
+        var out = [T]()
+        while try step() { out.append(try row(self)) }
+        return out
+    }
+
+    /// The first row, if any.
+    public func first<T>(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws -> T) throws -> T? {
+        try bind(values)
+        guard try step() else { return nil }
+        let value = try row(self)
+        sqlite3_reset(handle)
+        return value
+    }
+
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    public func text(_ column: Int32) -> String {
+        guard let raw = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: raw, count: count), as: UTF8.self)
+    }
+
+    public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    public func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let raw = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: raw, count: count))
+    }
+
+    public func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
+}

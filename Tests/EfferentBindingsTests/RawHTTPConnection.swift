@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bare TCP client for tests that need exact bytes on the wire: half-sent requests, keep-alive,
+/// chunked bodies. Reads one response per exchange (Content-Length bodies, or until close).
+final class RawHTTPConnection {
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+    }
+
+    private let socket: Int32
+    private var pending = [UInt8]()
+
+    init(port: Int, host: String = "127.0.0.1") throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else { close(socket); throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    func exchange(_ request: String) throws -> Response {
+        send(request)
+        return try readResponse()
+    }
+
+    func readResponse() throws -> Response {
+        while pending.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+            guard try fill() else { throw POSIXError(.ECONNRESET) }
+        }
+        let end = pending.firstRange(of: Array("\r\n\r\n".utf8))!
+        let headText = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+        pending.removeSubrange(..<end.upperBound)
+        var lines = headText.components(separatedBy: "\r\n")
+        let status = Int(lines.removeFirst().split(separator: " ")[1]) ?? 0
+        var headers = [String: String]()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if let length = headers["content-length"].flatMap(Int.init) {
+            while pending.count < length { guard try fill() else { break } }
+            let body = Array(pending.prefix(length))
+            pending.removeFirst(min(length, pending.count))
+            return Response(status: status, headers: headers, body: String(decoding: body, as: UTF8.self))
+        }
+        while try fill() {}
+        defer { pending = [] }
+        return Response(status: status, headers: headers, body: String(decoding: pending, as: UTF8.self))
+    }
+
+    private func fill() throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if n < 0 { throw POSIXError(.ETIMEDOUT) }
+        if n == 0 { return false }
+        pending.append(contentsOf: buffer[..<n])
+        return true
+    }
+}
