@@ -24,6 +24,12 @@ let package = Package(
         // The protocol's pure core: bytes in, values out, no I/O.
         .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
 
+        // The archive service: router → handlers → store.
+        .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentBindings"]),
+
+        // A small argument parser shared by both commands (the toolchain ships none).
+        .target(name: "EfferentCommandLine"),
+
         // libFuzzer targets (scripts/fuzz) and benchmarks (scripts/bench).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
