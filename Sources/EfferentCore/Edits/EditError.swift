@@ -1,4 +1,6 @@
-/// Why a whole edit, an edit name or an outcome was refused (protocol §8). The writer answers a
+/// Why a whole edit, an edit name or an outcome was refused (protocol §8).
+///
+/// The writer answers a
 /// refused edit as one failed item 0 with `code`.
 public enum EditError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedName

@@ -1,3 +1,5 @@
+/// One thing an edit asks the writer to do in Health (protocol §8).
+///
 /// One thing an edit asks the writer to do in Health (protocol §8): put a sample under the
 /// agent's id, or delete what was written under it.
 public enum EditItem: Equatable, Sendable {
@@ -45,6 +47,8 @@ public enum EditItem: Equatable, Sendable {
         }
     }
 
+    /// Checks every rule of protocol §8 for one item at the moment `now`.
+    ///
     /// Every rule of §8 for one item at the moment `now` (Unix seconds): the id; a known metric;
     /// for sleep a known stage and no value or unit; for a quantity a finite value ≥ 0 in exactly
     /// its unit and no stage; start and end non-negative, end ≥ start, end not in the future,

@@ -1,3 +1,5 @@
+/// What the writer answers for one edit (protocol §8).
+///
 /// What the writer answers for one edit: how many items it applied and which failed with which
 /// word (protocol §8, `PUT …/outcome`).
 ///
@@ -46,6 +48,8 @@ public struct EditOutcome: Equatable, Sendable {
         return writer.bytes
     }
 
+    /// Reads an outcome body (protocol §6, §8).
+    ///
     /// Reads an outcome body: `applied` a whole number ≥ 0 and exactly one of `failed` or
     /// `refused`, a list of `{"code","item"}` with a code from the closed vocabulary. Any other
     /// member is refused, except `bytes` and `at` when `allowingServiceMembers` (what

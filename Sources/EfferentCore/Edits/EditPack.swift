@@ -1,5 +1,7 @@
 import EfferentBindings
 
+/// The packed plaintext of an edit (protocol §8).
+///
 /// The plaintext of an edit: raw deflate of compact `{"v":1,"items":[…]}`, item members in the
 /// fixed order `op, id, metric, start, end, value, unit, stage`, absent ones omitted (protocol §8).
 ///
@@ -54,6 +56,8 @@ public enum EditPack {
         writer.raw(byte: UInt8(ascii: "}"))
     }
 
+    /// The items of a packed edit, checked for shape only (protocol §8).
+    ///
     /// The items of a packed edit, checked for shape only: inflation to at most 1 MiB, strict
     /// JSON, exactly `v` = 1 and `items`, 1…500 items, each with only its members and their
     /// types, start and end whole numbers. Run `EditItem.validate(now:)` on each before applying.

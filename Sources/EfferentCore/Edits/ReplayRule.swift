@@ -1,4 +1,6 @@
-/// The writer's guard against an edit served twice (protocol §8, DELIVERY-3a): a pure function
+/// The writer's guard against an edit served twice (protocol §8).
+///
+/// DELIVERY-3a, as a pure function
 /// of the fetched edit and the history of answered ones.
 public enum ReplayRule {
     /// One edit the service accepted an outcome for.
@@ -21,6 +23,8 @@ public enum ReplayRule {
     /// §8: 15 minutes.
     public static let windowSeconds = ProtocolLimits.editReplayWindowSeconds
 
+    /// Whether a fetched edit must be answered `replayed` (protocol §8).
+    ///
     /// Whether a fetched, signature-valid edit must be answered `replayed` without touching
     /// Health: its digest was answered before under any name, or it was signed more than 15
     /// minutes before the newest answered edit.
@@ -30,6 +34,8 @@ public enum ReplayRule {
         return newest - signedAt > windowSeconds
     }
 
+    /// The answered history worth keeping.
+    ///
     /// The history worth keeping: entries signed within the window of the newest one. Anything
     /// older can only match edits the window rule already refuses.
     public static func pruned(_ answered: [AnsweredEdit]) -> [AnsweredEdit] {

@@ -1,5 +1,7 @@
 import EfferentBindings
 
+/// The Ed25519 pair that signs edits (protocol §1.4).
+///
 /// The Ed25519 pair that asks the writer to change Health: it signs edits, and grants neither
 /// reading nor uploading (protocol §1.4, §8).
 ///
@@ -15,6 +17,8 @@ public struct EditorKey: Sendable, CustomStringConvertible {
 
     public init(privateKey: Ed25519PrivateKey) { self.privateKey = privateKey }
 
+    /// Parses the `efferent-editor-v1` handoff field (protocol §1.4).
+    ///
     /// Parses the handoff field: three parts, the prefix, two 32-byte halves that belong together
     /// (the public derived from the seed equals the given one, compared in constant time).
     public init(handoffField field: some StringProtocol) throws(IdentityError) {

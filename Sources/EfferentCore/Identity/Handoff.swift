@@ -1,3 +1,5 @@
+/// The text a writer shares to connect a reader (protocol §1.5).
+///
 /// The text the writer shares to connect a reader: an instruction, the MCP URL, the reading key
 /// and, optionally, the editor key (protocol §1.5).
 ///
@@ -9,6 +11,8 @@ public struct Handoff: Sendable, CustomStringConvertible {
     public let readingKey: ReadingKey
     public let editorKey: EditorKey?
 
+    /// Builds a handoff for a service endpoint.
+    ///
     /// Builds a handoff for `endpoint` (an http or https URL with no query); refuses an endpoint
     /// whose MCP URL would not parse back.
     public init(endpoint: String, readingKey: ReadingKey, editorKey: EditorKey? = nil) throws(IdentityError) {
@@ -25,6 +29,8 @@ public struct Handoff: Sendable, CustomStringConvertible {
     /// §1.5: the deployment's MCP base URL, a `/`, and the bucket.
     public var mcpURL: String { endpoint + "/mcp/b/" + bucket.rawValue }
 
+    /// This project's one-line instruction to the agent (protocol §1.5).
+    ///
     /// This project's instruction line (§1.5: the wording is the writer's own). It names
     /// `setup_guide` and says "Keep the reading key[ and the editor key] local", as the package
     /// importer requires.
@@ -34,6 +40,8 @@ public struct Handoff: Sendable, CustomStringConvertible {
             + "they open this health archive and must never be pasted into a chat or sent anywhere."
     }
 
+    /// The handoff text (protocol §1.5).
+    ///
     /// §1.5: `Label:\n<value>` blocks joined by a blank line, in the order Instruction, MCP,
     /// Reading key, Editor key (the last only when there is one).
     public var text: String {
@@ -46,6 +54,8 @@ public struct Handoff: Sendable, CustomStringConvertible {
         return blocks.joined(separator: "\n\n")
     }
 
+    /// Parses a handoff as every reader does (protocol §1.5).
+    ///
     /// Parses a handoff as every reader does (§1.5): each field is the first line after
     /// `Name:`; the MCP URL is http/https without query or fragment and ends in
     /// `/mcp/b/<bucket>`; the reading key passes §1.1 and belongs to that bucket; the editor key
@@ -75,6 +85,8 @@ public struct Handoff: Sendable, CustomStringConvertible {
             && (line.contains("Keep the reading key local") || line.contains("Keep the reading key and the editor key local"))
     }
 
+    /// The value of field `name` by the readers' first-line rule (protocol §1.5).
+    ///
     /// The value of field `name`: the regex `(?:^|\n)<Name>:\s*\r?\n([^\r\n]+)` searched for its
     /// leftmost match (greedy `\s*`, backtracking as a regex engine would), then trimmed.
     /// `nil` when there is no match or the trimmed value is empty.

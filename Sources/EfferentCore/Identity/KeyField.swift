@@ -1,3 +1,5 @@
+/// The one-line handoff form of a key pair (protocol §1.1, §1.4).
+///
 /// The one-line handoff form of a key pair, `<prefix>.<base64url private>.<base64url public>`
 /// (protocol §1.1, §1.4): shared by the reading key and the editor key.
 enum KeyField {

@@ -1,3 +1,5 @@
+/// The Ed25519 key that signs reads, derived from the reading private key (protocol §1.3).
+///
 /// The read key: an Ed25519 key derived from the reading private key, used only to sign reads
 /// (protocol §1.3, §7). It is never stored and never sent; only its public half is registered.
 public enum ReadKey {

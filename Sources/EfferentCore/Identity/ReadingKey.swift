@@ -1,5 +1,7 @@
 import EfferentBindings
 
+/// The X25519 pair that opens an archive (protocol §1.1).
+///
 /// The X25519 pair that opens an archive: its public half seals days, its private half opens
 /// them and derives the read key (protocol §1.1, §1.3, §1.6).
 ///
@@ -15,6 +17,8 @@ public struct ReadingKey: Sendable, CustomStringConvertible {
 
     public init(privateKey: X25519PrivateKey) { self.privateKey = privateKey }
 
+    /// Parses the `efferent-reading-v1` handoff field (protocol §1.1).
+    ///
     /// Parses the handoff field with every check of §1.1: three parts, the prefix, two 32-byte
     /// halves, and X25519(private) equal to the given public (compared in constant time).
     public init(handoffField field: some StringProtocol) throws(IdentityError) {

@@ -1,4 +1,6 @@
-/// The frame: the body of an upload and of a range answer, a run of
+/// The frame: the body of an upload and of a range answer (protocol §5.1).
+///
+/// A run of
 /// `10-byte day ‖ 4-byte big-endian length n ‖ n bytes of sealed day` with no header and no count
 /// (protocol §5.1).
 ///
@@ -46,6 +48,8 @@ public enum Frame {
         return out
     }
 
+    /// The days of a frame body, each blob a slice of it (protocol §5.1).
+    ///
     /// The days of `body`, each blob a slice of it. An empty body is zero days only with
     /// `allowingEmpty` (a range answer may be empty, an upload may not).
     public static func unpack(_ body: ArraySlice<UInt8>, allowingEmpty: Bool = false) throws(FrameError) -> [Day] {

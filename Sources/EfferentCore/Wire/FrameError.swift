@@ -1,4 +1,6 @@
-/// Why a frame was refused (protocol §5.1). The whole frame is refused, never a part of it; the
+/// Why a frame was refused (protocol §5.1).
+///
+/// The whole frame is refused, never a part of it; the
 /// service answers these as `400 "malformed batch: <description>"`.
 public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
     case noDays
@@ -22,6 +24,8 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The day field quoted, when it is printable ASCII.
+    ///
     /// The day field as text when it is ten printable ASCII characters, so a sentence can quote
     /// it; otherwise `nil`.
     static func printable(_ bytes: ArraySlice<UInt8>) -> String? {

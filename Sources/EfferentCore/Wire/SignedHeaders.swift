@@ -1,3 +1,5 @@
+/// The three headers that carry a signature (protocol §5.3, §6, §7).
+///
 /// The three headers that carry a signature: the signer's public key, the signature and the
 /// moment (protocol §5.3, §6, §7, §8).
 ///
@@ -35,6 +37,8 @@ public struct SignedHeaders: Equatable, Sendable {
          (SignedHeaders.timestampHeader, String(timestamp))]
     }
 
+    /// Reads signature headers with every refusal of protocol §6.
+    ///
     /// Reads the headers with every refusal of §6, in its order: missing key or signature, a
     /// timestamp that is not an integer, text that is not base64url, wrong sizes, a small-order
     /// key, and a moment more than ±300 s from `now`. `header` looks a header up by its

@@ -1,5 +1,7 @@
 import EfferentBindings
 
+/// Every string an Ed25519 key signs on the wire (protocol §5.2, §6, §7, §8).
+///
 /// Every string an Ed25519 key signs on the Efferent wire, byte for byte (protocol §5.2, §6, §7,
 /// §8). UTF-8, lines joined by `\n`, no trailing newline; timestamps are decimal Unix seconds and
 /// digests base64url (no padding) of SHA-256.
@@ -12,6 +14,8 @@ public enum SignedMessage {
         Base64URL.encode(Sodium.sha256(Array(body)))
     }
 
+    /// The upload string, signed by the writer key (protocol §5.2).
+    ///
     /// §5.2, writer key: `efferent/v1\n<bucket>\n<days joined by ",">\n<ts>\n<digest(body)>`,
     /// the days in frame order and the digest over the whole frame.
     public static func upload(bucket: BucketID, days: [CalendarDay], timestamp: Int64, body: some Collection<UInt8>) -> [UInt8] {
@@ -53,6 +57,8 @@ public enum SignedMessage {
         lines(["\(version) outcome", bucket.rawValue, name.rawValue, String(timestamp), digest(body)])
     }
 
+    /// The read string, signed by the read key (protocol §7).
+    ///
     /// §7, read key: `efferent/v1 read\n<bucket>\n<target>\n<ts>`, `target` exactly as requested
     /// (see `readTarget(path:query:)`).
     public static func read(bucket: BucketID, target: String, timestamp: Int64) -> [UInt8] {
