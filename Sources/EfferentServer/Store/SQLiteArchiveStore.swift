@@ -12,8 +12,8 @@ import Synchronization
 public final class SQLiteArchiveStore: ArchiveStore {
     public static let fileName = "archive.sqlite"
 
-    private let writer: Mutex<SQLiteConnection>
-    private let readers: [Mutex<SQLiteConnection>]
+    private let writer: ConnectionSlot
+    private let readers: [ConnectionSlot]
     private let nextReader = Atomic<Int>(0)
     public let path: String
 
@@ -24,12 +24,12 @@ public final class SQLiteArchiveStore: ArchiveStore {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writerConnection = try Self.open(path)
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
-        writer = Mutex(writerConnection)
-        var readers = [Mutex<SQLiteConnection>]()
+        writer = ConnectionSlot(writerConnection)
+        var readers = [ConnectionSlot]()
         for _ in 0..<max(1, readerCount) {
             let connection = try Self.open(path)
             try connection.execute("PRAGMA query_only=ON")
-            readers.append(Mutex(connection))
+            readers.append(ConnectionSlot(connection))
         }
         self.readers = readers
     }
@@ -41,18 +41,18 @@ public final class SQLiteArchiveStore: ArchiveStore {
     }
 
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { db in try db.write { try body(db) } }
+        try writer.use { db in try db.write { try body(db) } }
     }
 
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let index = nextReader.add(1, ordering: .relaxed).newValue % readers.count
-        return try readers[index].withLock { db in try db.read { try body(db) } }
+        return try readers[index].use { db in try db.read { try body(db) } }
     }
 
     /// Copies the archive into a new SQLite file with the online backup API: consistent while the
     /// service keeps writing.
     public func backup(to path: String) throws {
-        try readers[0].withLock { db in try db.backup(to: path) }
+        try readers[0].use { db in try db.backup(to: path) }
     }
 
     // MARK: Buckets
@@ -220,7 +220,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
             }
             // Names order by arrival: never earlier than the newest name already queued.
             let newest = try db.statement("SELECT max(name) FROM edit WHERE bucket = ?").first([.text(id.rawValue)]) { $0.optionalText(0) }
-            let floor = newest.flatMap { try? EditName($0) }.map { $0.milliseconds + 1 } ?? 0
+            let floor = newest.flatMap { $0 }.flatMap { try? EditName($0) }.map { $0.milliseconds + 1 } ?? 0
             let name = EditName(milliseconds: max(ms, floor))
             try db.statement("""
                 INSERT INTO edit (bucket, name, bytes, at, editor, signature, timestamp, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -309,5 +309,16 @@ public final class SQLiteArchiveStore: ArchiveStore {
     static func day(_ text: String) throws -> CalendarDay {
         guard let day = CalendarDay(text) else { throw StoreError.cannotOpen("a stored day is not a date") }
         return day
+    }
+}
+
+/// One SQLite connection and the lock that gives it one owner at a time.
+final class ConnectionSlot: Sendable {
+    private let connection: Mutex<SQLiteConnection>
+
+    init(_ connection: sending SQLiteConnection) { self.connection = Mutex(connection) }
+
+    func use<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try connection.withLock { db in try body(db) }
     }
 }

@@ -1,0 +1,59 @@
+import EfferentBindings
+import EfferentCore
+
+/// A refusal the service answers: a status and one sentence a person can act on (decision A.8),
+/// rendered as `{"error": "<sentence>"}`. Nothing in it names a key, a token or a plaintext.
+public struct ServiceError: Error, Equatable, CustomStringConvertible {
+    public let status: Int
+    public let message: String
+    /// The service clock, carried by refusals for time so a signer can learn its offset (§6).
+    public var now: Int64?
+    /// Seconds to wait, for 429 answers.
+    public var retryAfter: Int?
+
+    public init(_ status: Int, _ message: String, now: Int64? = nil, retryAfter: Int? = nil) {
+        self.status = status
+        self.message = message
+        self.now = now
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(status) \(message)" }
+
+    public var response: HTTPResponse {
+        var writer = JSONWriter()
+        writer.raw("{\"error\":")
+        writer.string(message)
+        if let now {
+            writer.raw(",\"now\":")
+            writer.integer(now)
+        }
+        writer.raw(byte: UInt8(ascii: "}"))
+        var headers = [("Content-Type", "application/json")]
+        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        return HTTPResponse(status: status, headers: headers, body: writer.bytes)
+    }
+
+    // The protocol's own sentences (§6, §7), in one place.
+    static let unknownPath = ServiceError(404, "unknown path")
+    static let malformedBucket = ServiceError(400, "malformed bucket id")
+    static func methodNotAllowed(_ method: String) -> ServiceError { ServiceError(405, "\(method) is not allowed here") }
+    static let badSignature = ServiceError(403, "signature does not match the request")
+    static let anotherWriter = ServiceError(403, "this bucket already belongs to another writer")
+    static let notClaimed = ServiceError(403, "this bucket has not been claimed")
+    static let claimFirst = ServiceError(403, "claim the bucket first")
+    static let unsignedRead = ServiceError(401, "this archive answers only reads signed with its read key")
+    static let foreignReadKey = ServiceError(403, "that is not this archive's read key")
+    static let noSuchDay = ServiceError(404, "no such day")
+    static let noSuchEdit = ServiceError(404, "no such edit")
+    static let noSuchOutcome = ServiceError(404, "no such outcome")
+    static let editApplied = ServiceError(410, "this edit has been applied")
+    static let bucketFull = ServiceError(507, "this bucket has been handed all the 512 MiB it may ever hold; its operator can raise the ceiling")
+    static let serviceFull = ServiceError(507, "this service has been handed all the bytes its operator allows; ask the operator to raise the ceiling")
+    static let internalFailure = ServiceError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
+
+    static func signedHeaders(_ error: SignedHeaderError) -> ServiceError {
+        if case let .clock(_, now) = error { return ServiceError(400, error.description, now: now) }
+        return ServiceError(400, error.description)
+    }
+}

@@ -1,0 +1,169 @@
+import EfferentBindings
+import EfferentCore
+import Foundation
+
+/// The keyless remote MCP endpoint `POST /mcp/b/<bucket>` (§6): JSON-RPC 2.0 over streamable HTTP,
+/// answered as plain JSON. It hands out only what the service holds: sealed bytes and sizes.
+extension ArchiveService {
+    static let mcpProtocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
+    static let mcpInstructions = "Call setup_guide first. Keep the reading key local: it opens every day of this archive, and this service never sees it."
+
+    func mcp(_ id: BucketID, _ request: HTTPRequest) throws -> HTTPResponse {
+        guard let message = try? JSONParser.parse(request.body) else {
+            return Self.json(200, Self.rpcError(id: .null, code: -32700, message: "the body is not JSON"))
+        }
+        if case let .array(batch) = message {
+            let answers = try batch.compactMap { try mcpAnswer(id, $0, request) }
+            return answers.isEmpty ? HTTPResponse(status: 202) : Self.json(200, .array(answers))
+        }
+        guard let answer = try mcpAnswer(id, message, request) else { return HTTPResponse(status: 202) }
+        return Self.json(200, answer)
+    }
+
+    /// The answer to one JSON-RPC message; `nil` for a notification.
+    func mcpAnswer(_ bucket: BucketID, _ message: JSONValue, _ request: HTTPRequest) throws -> JSONValue? {
+        guard let object = message.objectValue, object["jsonrpc"]?.stringValue == "2.0",
+              let method = object["method"]?.stringValue else {
+            return Self.rpcError(id: message["id"] ?? .null, code: -32600, message: "not a JSON-RPC 2.0 request")
+        }
+        guard let rpcID = object["id"] else { return nil }
+        let params = object["params"]?.objectValue ?? [:]
+        switch method {
+        case "initialize":
+            let asked = params["protocolVersion"]?.stringValue ?? ""
+            let version = Self.mcpProtocolVersions.contains(asked) ? asked : Self.mcpProtocolVersions[0]
+            return Self.rpcResult(id: rpcID, .object([
+                "protocolVersion": .string(version),
+                "capabilities": .object(["tools": .object([:])]),
+                "serverInfo": .object(["name": .string("efferent-sealed-archive"), "version": .string("1.0.0")]),
+                "instructions": .string(Self.mcpInstructions),
+            ]))
+        case "ping":
+            return Self.rpcResult(id: rpcID, .object([:]))
+        case "tools/list":
+            return Self.rpcResult(id: rpcID, .object(["tools": .array(Self.remoteTools)]))
+        case "tools/call":
+            guard let name = params["name"]?.stringValue else {
+                return Self.rpcError(id: rpcID, code: -32602, message: "tools/call needs a tool name")
+            }
+            let arguments = params["arguments"]?.objectValue ?? [:]
+            do {
+                return Self.rpcResult(id: rpcID, try callTool(name, arguments, bucket: bucket, request: request))
+            } catch let error as ServiceError {
+                return Self.rpcResult(id: rpcID, Self.toolResult(text: error.message, isError: true))
+            }
+        default:
+            return Self.rpcError(id: rpcID, code: -32601, message: "\(method.prefix(60)) is not a method this server knows")
+        }
+    }
+
+    func callTool(_ name: String, _ arguments: [String: JSONValue], bucket: BucketID, request: HTTPRequest) throws -> JSONValue {
+        let base = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            ?? "http://\(request.header("host") ?? "127.0.0.1")"
+        let readKey = try store.bucket(bucket)?.reader != nil
+        let closed = "This archive answers only reads signed with its read key, so this tool no longer hands out days or edits. "
+            + "Run the reader locally with the handoff instead: `efferent connect --handoff handoff.txt` then `efferent sync` and "
+            + "`efferent query`, or `python efferent_reader.py --handoff handoff.txt --list` (see setup_guide)."
+        switch name {
+        case "setup_guide":
+            return Self.toolResult(text: Self.setupGuide(base: base, bucket: bucket))
+        case "archive_status":
+            return Self.toolResult(json: statsValue(try store.stats(bucket)))
+        case "list_sealed_days":
+            if readKey { return Self.toolResult(text: closed) }
+            var query = [String]()
+            for key in ["from", "to", "after"] {
+                if let value = arguments[key]?.stringValue {
+                    guard CalendarDay(value) != nil else { throw ServiceError(400, "\(key) must be a real date written YYYY-MM-DD") }
+                    query.append("\(key)=\(value)")
+                }
+            }
+            if let limit = arguments["limit"]?.integerValue { query.append("limit=\(limit)") }
+            let inner = HTTPRequest(method: "GET", target: "/b/\(bucket)/days?" + query.joined(separator: "&"))
+            let answer = try listing(bucket, inner)
+            return Self.toolResult(text: String(decoding: answer.body, as: UTF8.self))
+        case "get_sealed_day":
+            if readKey { return Self.toolResult(text: closed) }
+            guard let text = arguments["day"]?.stringValue, let day = CalendarDay(text) else {
+                throw ServiceError(400, "day must be a real date written YYYY-MM-DD")
+            }
+            guard let stored = try store.day(bucket, day) else { throw ServiceError.noSuchDay }
+            return .object(["content": .array([.object([
+                "type": .string("resource_link"), "uri": .string("\(base)/b/\(bucket)/d/\(day)"),
+                "name": .string("\(day).sealed"), "mimeType": .string("application/octet-stream"),
+                "description": .string("The sealed day \(day), \(stored.sealed.count) bytes; open it with the reading key."),
+            ])])])
+        case "list_edits":
+            if readKey { return Self.toolResult(text: closed) }
+            var query = [String]()
+            if let after = arguments["after"]?.stringValue { query.append("after=\(after)") }
+            if let limit = arguments["limit"]?.integerValue { query.append("limit=\(limit)") }
+            if let status = arguments["status"]?.stringValue { query.append("status=\(status)") }
+            let inner = HTTPRequest(method: "GET", target: "/b/\(bucket)/edits?" + query.joined(separator: "&"))
+            let answer = try listEdits(bucket, inner)
+            return Self.toolResult(text: String(decoding: answer.body, as: UTF8.self))
+        default:
+            throw ServiceError(404, "\(name.prefix(60)) is not a tool of this server; tools/list names them")
+        }
+    }
+
+    static func setupGuide(base: String, bucket: BucketID) -> String {
+        """
+        Efferent sealed archive for bucket \(bucket) at \(base).
+
+        Every day here is sealed to the owner's reading key (HPKE: X25519, HKDF-SHA256, ChaCha20-Poly1305); this service \
+        holds only sealed bytes, their sizes and upload times. To read, you need the handoff text the owner gave you \
+        (MCP URL, reading key, and optionally an editor key). Keep the reading key local: never send it to any service.
+
+        Read with the Efferent command (`efferent connect --handoff handoff.txt`, `efferent sync`, `efferent daily`, \
+        `efferent sleep`, `efferent query`), or with the independent Python reader `efferent_reader.py` from the \
+        project's interop/ folder (needs only PyCA cryptography): \
+        `python efferent_reader.py --handoff handoff.txt --list`, `--day YYYY-MM-DD`, `--from D --to D`.
+        The Python reader will also be embedded in this guide once the interop work lands.
+
+        Wire summary: GET \(base)/b/\(bucket)/days lists days; GET \(base)/b/\(bucket)/d?from=&to= returns a frame \
+        (10-byte day, 4-byte big-endian length, sealed bytes, repeated); each sealed day is 0x02 || enc(32) || ciphertext, \
+        AAD "efferent/v1\\n\(bucket)\\n<day>", info "efferent/v2 hpke", plaintext raw-deflated JSON {"series":[...],"v":2}. \
+        Once a read key is registered every read must be signed with the Ed25519 key derived from the reading key \
+        (HKDF-SHA256, info "efferent/v1 read") over "efferent/v1 read\\n<bucket>\\n<path?query>\\n<unix seconds>".
+        """
+    }
+
+    static let remoteTools: [JSONValue] = {
+        func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
+            var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
+            if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
+            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema)])
+        }
+        let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD")])
+        return [
+            tool("setup_guide", "How to read this sealed archive locally; call this first."),
+            tool("archive_status", "How many sealed days the archive holds, their total size and first and last day."),
+            tool("list_sealed_days", "Sealed days with their sizes and upload times (no contents).",
+                 ["from": day, "to": day, "after": day,
+                  "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(1000)])]),
+            tool("get_sealed_day", "A link to one sealed day's bytes; open it locally with the reading key.", ["day": day], required: ["day"]),
+            tool("list_edits", "Edits waiting for (or answered by) the owner's writer.",
+                 ["after": .object(["type": .string("string")]),
+                  "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(200)]),
+                  "status": .object(["type": .string("string"), "enum": .array([.string("pending"), .string("all")])])]),
+        ]
+    }()
+
+    static func toolResult(text: String, isError: Bool = false) -> JSONValue {
+        .object(["content": .array([.object(["type": .string("text"), "text": .string(text)])]), "isError": .bool(isError)])
+    }
+
+    static func toolResult(json: JSONValue) -> JSONValue {
+        let text = (try? json.canonicalBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return toolResult(text: text)
+    }
+
+    static func rpcResult(id: JSONValue, _ result: JSONValue) -> JSONValue {
+        .object(["jsonrpc": .string("2.0"), "id": id, "result": result])
+    }
+
+    static func rpcError(id: JSONValue, code: Int, message: String) -> JSONValue {
+        .object(["jsonrpc": .string("2.0"), "id": id, "error": .object(["code": .number(Double(code)), "message": .string(message)])])
+    }
+}
