@@ -5,13 +5,14 @@
 enum DayBodyEncoder {
     /// The canonical layout-2 bytes of `events`, in any order, with the time zone as the
     /// top-level `tz` key between `series` and `v` when one is given (decision A.4).
-    static func encode(_ events: some Sequence<DayEvent>, timeZone: String?) -> [UInt8] {
+    static func encode(_ input: some Sequence<DayEvent>, timeZone: String?) -> [UInt8] {
+        let events = Array(input)
         let series = group(events)
-        var writer = JSONWriter(reservingCapacity: 64 + series.reduce(0) { $0 + 96 + $1.events.count * 24 })
+        var writer = JSONWriter(reservingCapacity: 64 + series.count * 96 + events.count * 24)
         writer.raw("{\"series\":[")
         for (index, one) in series.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            write(one, into: &writer)
+            write(one.key, rows: one.rows.map { events[$0] }, into: &writer)
         }
         writer.raw("]")
         if let timeZone {
@@ -22,21 +23,24 @@ enum DayBodyEncoder {
         return writer.bytes
     }
 
-    /// Series in canonical order, each with its rows in canonical order (decision A.5).
-    static func group(_ events: some Sequence<DayEvent>) -> [DaySeries] {
-        var groups = [DaySeries.Key: [DayEvent]]()
-        for event in events { groups[DaySeries.Key(of: event), default: []].append(event) }
-        return groups.keys.sorted().map { key in
-            // `groups[key]` is always present: the keys come from the dictionary itself.
-            DaySeries(key: key, events: (groups[key] ?? []).sorted(by: CanonicalOrder.rowPrecedes))
+    /// Series keys in canonical order, each with the indices of its rows in canonical order
+    /// (decision A.5). Indices, not events, are sorted: an event is a large value to move.
+    static func group(_ events: [DayEvent]) -> [(key: DaySeries.Key, rows: [Int])] {
+        var groups = [DaySeries.Key: [Int]]()
+        for index in events.indices { groups[DaySeries.Key(of: events[index]), default: []].append(index) }
+        return groups.sorted { $0.key < $1.key }.map { key, rows in
+            (key, rows.sorted { a, b in
+                let x = events[a], y = events[b]
+                if x.start != y.start { return x.start < y.start }
+                if x.end != y.end { return x.end < y.end }
+                return CanonicalOrder.rowPrecedes(x, y)
+            })
         }
     }
 
     /// One series object with its keys in sorted order:
     /// `activity, bucket, d, duration, k, metric, source, stage, t, t0, unit, value` (§3.1).
-    static func write(_ series: DaySeries, into writer: inout JSONWriter) {
-        let rows = series.events
-        let key = series.key
+    static func write(_ key: DaySeries.Key, rows: [DayEvent], into writer: inout JSONWriter) {
         var first = true
         func name(_ text: StaticString) {
             if !first { writer.raw(byte: UInt8(ascii: ",")) }
@@ -46,17 +50,22 @@ enum DayBodyEncoder {
         writer.raw(byte: UInt8(ascii: "{"))
         if rows.contains(where: { $0.activity != nil }) {
             name("\"activity\":")
-            textColumn(rows, \.activity, into: &writer)
+            textColumn(rows.map(\.activity), into: &writer)
         }
         if let bucket = key.bucket {
             name("\"bucket\":")
             writer.string(bucket.rawValue)
         }
         name("\"d\":")
-        integers(rows.lazy.map { $0.end - $0.start }, into: &writer)
+        writer.raw(byte: UInt8(ascii: "["))
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+            writer.integer(row.end - row.start)
+        }
+        writer.raw(byte: UInt8(ascii: "]"))
         if rows.contains(where: { $0.duration != nil }) {
             name("\"duration\":")
-            numberColumn(rows, \.duration, into: &writer)
+            numberColumn(rows.map(\.duration), into: &writer)
         }
         name("\"k\":")
         writer.string(key.kind.rawValue)
@@ -68,49 +77,43 @@ enum DayBodyEncoder {
         }
         if rows.contains(where: { $0.stage != nil }) {
             name("\"stage\":")
-            textColumn(rows, \.stage, into: &writer)
+            textColumn(rows.map(\.stage), into: &writer)
         }
-        let t0 = rows.first?.start ?? 0
-        name("\"t\":")
-        integers(rows.indices.lazy.map { $0 == 0 ? 0 : rows[$0].start - rows[$0 - 1].start }, into: &writer)
+        name("\"t\":[")
+        var previous = rows.first?.start ?? 0
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+            writer.integer(row.start - previous)
+            previous = row.start
+        }
+        writer.raw(byte: UInt8(ascii: "]"))
         name("\"t0\":")
-        writer.integer(t0)
+        writer.integer(rows.first?.start ?? 0)
         if let unit = key.unit {
             name("\"unit\":")
             writer.string(unit)
         }
         if rows.contains(where: { $0.value != nil }) {
             name("\"value\":")
-            numberColumn(rows, \.value, into: &writer)
+            numberColumn(rows.map(\.value), into: &writer)
         }
         writer.raw(byte: UInt8(ascii: "}"))
     }
 
-    private static func integers(_ values: some Sequence<Int64>, into writer: inout JSONWriter) {
+    private static func textColumn(_ cells: [String?], into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
-        var first = true
-        for value in values {
-            if !first { writer.raw(byte: UInt8(ascii: ",")) }
-            first = false
-            writer.integer(value)
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+            if let text = cell { writer.string(text) } else { writer.raw("null") }
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }
 
-    private static func textColumn(_ rows: [DayEvent], _ field: KeyPath<DayEvent, String?>, into writer: inout JSONWriter) {
+    private static func numberColumn(_ cells: [Double?], into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
-        for (index, row) in rows.enumerated() {
+        for (index, cell) in cells.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            if let text = row[keyPath: field] { writer.string(text) } else { writer.raw("null") }
-        }
-        writer.raw(byte: UInt8(ascii: "]"))
-    }
-
-    private static func numberColumn(_ rows: [DayEvent], _ field: KeyPath<DayEvent, Double?>, into writer: inout JSONWriter) {
-        writer.raw(byte: UInt8(ascii: "["))
-        for (index, row) in rows.enumerated() {
-            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            if let n = row[keyPath: field] { number(n, into: &writer) } else { writer.raw("null") }
+            if let n = cell { number(n, into: &writer) } else { writer.raw("null") }
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }

@@ -74,8 +74,19 @@ enum CanonicalOrder {
     /// equal) the UTF-8 bytes, so that the order is total and identical content sorts alike.
     @inline(__always)
     static func compareText(_ a: String, _ b: String) -> Bool? {
-        if a == b { return a.utf8.elementsEqual(b.utf8) ? nil : a.utf8.lexicographicallyPrecedes(b.utf8) }
+        if a == b { return sameBytes(a, b) ? nil : a.utf8.lexicographicallyPrecedes(b.utf8) }
         return a < b
+    }
+
+    /// Whether two strings are the same UTF-8 bytes, compared over contiguous storage when the
+    /// strings have it (native ones do), which is several times faster than the generic walk.
+    @inline(__always)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// Absent before present, then as `compareText`.
