@@ -58,6 +58,9 @@ import Testing
             """)
         #expect(throws: DayBodyError.lineNotObject(line: 2)) { try ndjson("{\"v\":1}\n[1]\n", day: CalendarDay("2026-08-07")) }
         #expect(try ndjson("") == "")
+        let objects = try DayBody(bytes: Array(body.utf8)).decoded().lineObjects()
+        #expect(objects.map { $0["id"]?.stringValue } == ["hk:sleep:ABC", "agg:steps:2026-08-07T09:00:00Z:h"])
+        #expect(throws: DayBodyError.self) { try DecodedDay.lines(["{\"v\":"]).lineObjects() }
     }
 
     @Test func isoInstants() {

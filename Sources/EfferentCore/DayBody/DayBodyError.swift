@@ -70,7 +70,7 @@ public enum DayBodyError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .notInteger(field):
             "The day body's \"\(field)\" field must hold whole seconds; the body is damaged or written by a faulty packer."
         case let .lineNotObject(line):
-            "Line \(line) of the layout-1 day is not a JSON object, so it cannot be labelled with its day; the body is damaged."
+            "Line \(line) of the layout-1 day is not a JSON object, so the body is damaged or not a day."
         case let .deflate(error):
             error.description
         }

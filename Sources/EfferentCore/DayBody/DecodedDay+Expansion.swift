@@ -1,37 +1,4 @@
-/// Expansion of a day into NDJSON events (protocol §3.2 rules 2–5, §3.3).
-extension ColumnarDay {
-    /// Every row as an event with its id, in series order then row order; ids that occur more
-    /// than once in the day get `#1`, `#2`, … in that order (§3.2 rule 4).
-    public func expandedEvents() -> [ExpandedEvent] {
-        let events = self.events
-        let bases = events.map(ExpandedEvent.baseID(of:))
-        var counts = [String: Int](minimumCapacity: bases.count)
-        for base in bases { counts[base, default: 0] += 1 }
-        var numbered = [String: Int]()
-        var out = [ExpandedEvent]()
-        out.reserveCapacity(events.count)
-        for (event, base) in zip(events, bases) {
-            guard let count = counts[base], count > 1 else {
-                out.append(ExpandedEvent(id: base, event: event))
-                continue
-            }
-            let n = numbered[base, default: 0] + 1
-            numbered[base] = n
-            out.append(ExpandedEvent(id: base + "#" + String(n), event: event))
-        }
-        return out
-    }
-
-    /// One compact, key-sorted line per event (§3.2 rule 5), with `"day":"YYYY-MM-DD"` added to
-    /// every line when `day` is given (the range mode).
-    public func ndjson(day: CalendarDay? = nil) -> [UInt8] {
-        let expanded = expandedEvents()
-        var writer = JSONWriter(reservingCapacity: expanded.count * 160)
-        for event in expanded { event.writeLine(day: day, into: &writer) }
-        return writer.bytes
-    }
-}
-
+/// NDJSON of any day, layout 2 expanded and layout 1 passed through (protocol §3.2, §3.3).
 extension DecodedDay {
     /// The day as NDJSON: layout 2 expanded, layout-1 lines passed through unchanged (§3.2
     /// rule 1). With `day`, every line gains `"day":"YYYY-MM-DD"`; a layout-1 line is then
@@ -42,19 +9,31 @@ extension DecodedDay {
             return columnar.ndjson(day: day)
         case let .lines(lines):
             var out = [UInt8]()
-            for (index, line) in lines.enumerated() {
-                if let day {
-                    let parsed: JSONValue
-                    do { parsed = try JSONParser.parse(line) } catch { throw .malformedJSON(error) }
-                    guard var members = parsed.objectValue else { throw .lineNotObject(line: index + 1) }
-                    members["day"] = .string(day.description)
-                    do { out.append(contentsOf: try JSONValue.object(members).canonicalBytes()) } catch { throw .malformedJSON(error) }
-                } else {
-                    out.append(contentsOf: line.utf8)
-                }
+            guard let day else {
+                for line in lines { out.append(contentsOf: line.utf8); out.append(0x0A) }
+                return out
+            }
+            for var members in try lineObjects() {
+                members["day"] = .string(day.description)
+                do { out.append(contentsOf: try JSONValue.object(members).canonicalBytes()) } catch { throw .malformedJSON(error) }
                 out.append(0x0A)
             }
             return out
         }
+    }
+
+    /// The layout-1 lines parsed, each a JSON object (§3.3); no objects for a layout-2 day,
+    /// whose events `ColumnarDay.expandedEvents()` gives.
+    public func lineObjects() throws(DayBodyError) -> [[String: JSONValue]] {
+        guard case let .lines(lines) = self else { return [] }
+        var objects = [[String: JSONValue]]()
+        objects.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() {
+            let parsed: JSONValue
+            do { parsed = try JSONParser.parse(line) } catch { throw .malformedJSON(error) }
+            guard let members = parsed.objectValue else { throw .lineNotObject(line: index + 1) }
+            objects.append(members)
+        }
+        return objects
     }
 }

@@ -5,7 +5,7 @@ public struct ExpandedEvent: Equatable, Sendable {
     public let id: String
     public let event: DayEvent
 
-    public init(id: String, event: DayEvent) {
+    init(id: String, event: DayEvent) {
         self.id = id
         self.event = event
     }
