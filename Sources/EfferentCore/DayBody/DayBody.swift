@@ -1,0 +1,25 @@
+/// The uncompressed bytes of one day: what the writer fingerprints, compresses and seals, and
+/// what a reader gets back after opening and inflating (protocol §3).
+///
+/// Built from events it is the canonical layout 2 of decision A.5; read from outside it may be
+/// layout 2 or layout 1, and `decoded()` tells which.
+public struct DayBody: Equatable, Sendable {
+    public let bytes: [UInt8]
+
+    /// Wraps bytes read from outside; nothing is checked until `decoded()`.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The canonical layout-2 body of `events` (in any order), carrying `timeZone` as the
+    /// top-level `tz` key when given (§3.1, decisions A.4 and A.5). Identical content gives
+    /// identical bytes; no events give exactly `{"series":[],"v":2}`.
+    public init(events: some Sequence<DayEvent>, timeZone: String? = nil) {
+        self.bytes = DayBodyEncoder.encode(events, timeZone: timeZone)
+    }
+
+    /// The day this body holds, read strictly (§3.2 rule 1, §3.3).
+    public func decoded() throws(DayBodyError) -> DecodedDay {
+        try DayBodyDecoder.decode(bytes)
+    }
+}

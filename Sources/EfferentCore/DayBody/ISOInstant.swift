@@ -1,0 +1,43 @@
+/// Unix seconds as the UTC text `YYYY-MM-DDTHH:MM:SSZ` that expanded events and ids carry
+/// (protocol §3.2 rule 2). Written by hand: a decade expands to about two million instants.
+public enum ISOInstant {
+    /// The text of `seconds`, which must lie within years 0001…9999 (`DayEvent`'s range;
+    /// instants outside it are clamped to that range's ends).
+    public static func text(_ seconds: Int64) -> String {
+        var writer = JSONWriter(reservingCapacity: 20)
+        write(seconds, into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Appends the 20 bytes of `seconds`' text, without quotes.
+    static func write(_ seconds: Int64, into writer: inout JSONWriter) {
+        let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)
+        let day = CalendarDay(unixSeconds: clamped)
+        let second = Int(clamped - day.startUnixSeconds)
+        digits(day.year, 4, into: &writer)
+        writer.raw(byte: UInt8(ascii: "-"))
+        digits(day.month, 2, into: &writer)
+        writer.raw(byte: UInt8(ascii: "-"))
+        digits(day.day, 2, into: &writer)
+        writer.raw(byte: UInt8(ascii: "T"))
+        digits(second / 3600, 2, into: &writer)
+        writer.raw(byte: UInt8(ascii: ":"))
+        digits(second / 60 % 60, 2, into: &writer)
+        writer.raw(byte: UInt8(ascii: ":"))
+        digits(second % 60, 2, into: &writer)
+        writer.raw(byte: UInt8(ascii: "Z"))
+    }
+
+    /// `value` (0 ≤ value < 10^width) zero-padded to `width` digits.
+    @inline(__always)
+    private static func digits(_ value: Int, _ width: Int, into writer: inout JSONWriter) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            writer.raw(byte: UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+}
