@@ -40,9 +40,9 @@ import Testing
     }
 
     @Test func jsonCanonicalForm() throws {
-        let value = try JSONParser.parse(#"{"v":2,"a/b":"é\u00e9\n","n":[842,0.1,-0.0,1e20,1.5e-7]}"#)
+        let value = try JSONParser.parse(#"{"v":2,"a/b":"é\u00e9\n","n":[842,0.1,-0.0,1e16,1e20,1.5e-7,-12]}"#)
         #expect(String(decoding: try value.canonicalBytes(), as: UTF8.self)
-                == #"{"a/b":"éé\n","n":[842,0.1,0,1e+20,1.5e-07],"v":2}"#)
+                == #"{"a/b":"éé\n","n":[842,0.1,0,10000000000000000,1e+20,1.5e-07,-12],"v":2}"#)
     }
 
     @Test func jsonRefusals() {

@@ -86,7 +86,8 @@ public struct JSONWriter {
     /// reads back to the same Double (decision A.5).
     public mutating func number(_ n: Double) throws(JSONError) {
         guard n.isFinite else { throw .nonFiniteNumber }
-        if n.rounded(.towardZero) == n, abs(n) < 1e15 {
+        // Every integral Double inside Int64's range is written as digits, as decision A.5 says.
+        if n.rounded(.towardZero) == n, abs(n) < 9.2e18 {
             integer(Int64(n))
         } else {
             bytes.append(contentsOf: n.description.utf8)
@@ -95,11 +96,12 @@ public struct JSONWriter {
 
     public mutating func integer(_ n: Int64) {
         if n == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var digits = [UInt8]()
-        var v = n.magnitude
-        while v > 0 { digits.append(UInt8(v % 10) + 0x30); v /= 10 }
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: digits.reversed())
+        // Digits are appended least significant first, then reversed in place: no allocation.
+        let start = bytes.count
+        var v = n.magnitude
+        while v > 0 { bytes.append(UInt8(v % 10) + 0x30); v /= 10 }
+        bytes[start...].reverse()
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,
