@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "EfferentCore", targets: ["EfferentCore"]),
+        .executable(name: "efferent-server", targets: ["efferent-server"]),
     ],
     targets: [
         // C libraries from Debian, one system-library target each.
@@ -30,10 +31,14 @@ let package = Package(
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
+        // The executables: thin — parse arguments, call a library, print.
+        .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentBindings"]),
+
         // libFuzzer targets (scripts/fuzz) and benchmarks (scripts/bench).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
 
+        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),

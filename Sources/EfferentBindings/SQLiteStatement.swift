@@ -26,9 +26,10 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds `values` to parameters 1…n.
+    /// Resets the statement and binds `values` to parameters 1…n.
     @discardableResult
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> SQLiteStatement {
+        reset()
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let rc: Int32

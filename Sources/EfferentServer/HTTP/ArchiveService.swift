@@ -30,14 +30,17 @@ public final class ArchiveService: HTTPResponder {
 
     public func bodyTooLarge(_ head: HTTPRequestHead, limit: Int) -> HTTPResponse {
         let route = try? Route(path: Self.path(of: head.target))
-        let error = switch route {
+        log(method: head.method, route: route?.pattern ?? "-", status: 413, bytesIn: 0, bytesOut: 0, started: Date(), client: head.clientAddress)
+        return Self.tooLarge(route, limit: limit).response
+    }
+
+    static func tooLarge(_ route: Route?, limit: Int) -> ServiceError {
+        switch route {
         case .days: ServiceError(413, "a request may carry at most 5 MiB; send fewer days in each")
         case .edits: ServiceError(413, "an edit may be at most 256 KiB; send fewer items in each")
         case .outcome: ServiceError(413, "an outcome may be at most 64 KiB")
         default: ServiceError(413, "this route takes a body of at most \(limit) bytes")
         }
-        log(method: head.method, route: route?.pattern ?? "-", status: 413, bytesIn: 0, bytesOut: 0, started: Date(), client: head.clientAddress)
-        return error.response
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -48,6 +51,8 @@ public final class ArchiveService: HTTPResponder {
             let route = try Route(path: request.path)
             pattern = route.pattern
             guard route.methods.contains(request.method) else { throw ServiceError.methodNotAllowed(request.method) }
+            let limit = route.maxBody(method: request.method)
+            guard request.body.count <= limit else { throw Self.tooLarge(route, limit: limit) }
             response = try handle(route, request)
         } catch let error as ServiceError {
             response = error.response
@@ -122,7 +127,7 @@ public final class ArchiveService: HTTPResponder {
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
-    static func jsonString(_ text: String) -> String {
+    public static func jsonString(_ text: String) -> String {
         var writer = JSONWriter()
         writer.string(text)
         return String(decoding: writer.bytes, as: UTF8.self)

@@ -1,0 +1,112 @@
+import EfferentBindings
+import EfferentCommandLine
+import EfferentServer
+import Foundation
+
+struct Serve: Subcommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Run the archive service.",
+        discussion: "Stops on SIGTERM or SIGINT after the requests in flight finish. Logs one JSON line per request on stderr.",
+        options: [
+            .init("data", value: "DIR", help: "Directory holding the archive database.", default: "./efferent-data"),
+            .init("listen", value: "ADDR:PORT", help: "Numeric address and port to listen on ([::1]:8750 for IPv6).", default: "127.0.0.1:8750"),
+            .init("admission", value: "invite|open", help: "Who may create an archive: holders of an invite code, or anyone.", default: "invite"),
+            .init("public-url", value: "URL", help: "The address people reach this service at, used in MCP answers.", default: "the request's Host"),
+            .flag("trust-proxy", help: "Take the client address from X-Forwarded-For (only behind your own proxy)."),
+            .init("tls-cert", value: "FILE", help: "PEM certificate chain; serve HTTPS directly (with --tls-key)."),
+            .init("tls-key", value: "FILE", help: "PEM private key for --tls-cert."),
+            .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
+            .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
+            .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60"),
+            .init("max-connections", value: "N", help: "Connections open at once.", default: "512"),
+            .init("connections-per-address", value: "N", help: "Connections one client address may hold open.", default: "64"),
+            .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long (slow or half-sent requests included).", default: "30"),
+        ])
+
+    let data: String
+    let host: String
+    let port: Int
+    let configuration: ServiceConfiguration
+    let tls: (key: String, certificate: String)?
+    let maxConnections: Int
+    let perAddress: Int
+    let idleTimeout: Int
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        data = arguments.string("data", default: "./efferent-data")
+        (host, port) = try Self.address(arguments.string("listen", default: "127.0.0.1:8750"))
+        guard let admission = ServiceConfiguration.Admission(rawValue: arguments.string("admission", default: "invite")) else {
+            throw UsageError("--admission takes invite or open.")
+        }
+        guard let limits = RateLimits.parse(arguments.string("rate-limits", default: "claims=5,writes=300,edits=60")) else {
+            throw UsageError("--rate-limits takes 'off' or a list like claims=5,writes=300,edits=60 with whole numbers above 0.")
+        }
+        let quota = Quota(bucketBytes: Int64(try arguments.integer("max-bucket-bytes", default: Int(Quota().bucketBytes), range: 1...Int.max)),
+                          serviceBytes: Int64(try arguments.integer("max-service-bytes", default: Int(Quota().serviceBytes), range: 1...Int.max)))
+        let publicURL = arguments.string("public-url")
+        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
+            throw UsageError("--public-url must start with http:// or https://.")
+        }
+        configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: arguments.flag("trust-proxy"),
+                                             quota: quota, rateLimits: limits)
+        switch (arguments.string("tls-key"), arguments.string("tls-cert")) {
+        case (nil, nil): tls = nil
+        case let (key?, certificate?):
+            guard let keyText = try? String(contentsOfFile: key, encoding: .utf8) else { throw UsageError("cannot read the TLS key \(key).") }
+            guard let certificateText = try? String(contentsOfFile: certificate, encoding: .utf8) else {
+                throw UsageError("cannot read the TLS certificate \(certificate).")
+            }
+            tls = (keyText, certificateText)
+        default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
+        }
+        maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
+        perAddress = try arguments.integer("connections-per-address", default: 64, range: 1...100_000)
+        idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
+    }
+
+    /// `127.0.0.1:8750`, `[::1]:8750` or `:8750` (all IPv4 interfaces).
+    static func address(_ text: String) throws(UsageError) -> (String, Int) {
+        var host: Substring, port: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[close...].dropFirst().drop(while: { $0 == ":" })
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        } else {
+            throw UsageError("--listen takes ADDRESS:PORT, for example 127.0.0.1:8750.")
+        }
+        if host.isEmpty { host = "0.0.0.0" }
+        guard let number = Int(port), (0...65535).contains(number) else { throw UsageError("--listen needs a port from 0 to 65535.") }
+        return (String(host), number)
+    }
+
+    func run() throws -> Int32 {
+        let store = try SQLiteArchiveStore(directory: data)
+        let service = ArchiveService(store: store, configuration: configuration)
+        let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,
+                                                         idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress,
+                                                         tlsKey: tls?.key, tlsCertificate: tls?.certificate),
+                                    responder: service)
+        let scheme = tls == nil ? "http" : "https"
+        let shown = host.contains(":") ? "[\(host)]" : host
+        FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"data\":\(ArchiveService.jsonString(store.path))}\n".utf8))
+
+        // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
+        let stop = DispatchSemaphore(value: 0)
+        var sources = [DispatchSourceSignal]()
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        daemon.shutDown(grace: 30)
+        FileHandle.standardError.write(Data("{\"level\":\"info\",\"stopped\":true}\n".utf8))
+        _ = sources
+        return 0
+    }
+}

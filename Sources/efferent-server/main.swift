@@ -1,0 +1,11 @@
+import EfferentCommandLine
+import EfferentServer
+import Foundation
+
+/// `efferent-server`: thin — parse the arguments, call the service library, print.
+let tool = CommandLineTool(
+    name: "efferent-server",
+    abstract: "The Efferent archive service: stores whole sealed days it cannot open.",
+    version: "0.1.0",
+    subcommands: [Serve.self, Invite.self, Backup.self, Stats.self, RemoveBucket.self])
+exit(tool.run(Array(CommandLine.arguments.dropFirst())))

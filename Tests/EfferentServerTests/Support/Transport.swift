@@ -1,0 +1,97 @@
+import EfferentBindings
+import EfferentCore
+@testable import EfferentServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How a test reaches the service: straight into `respond(to:)`, or through the real daemon on
+/// loopback. The route suite runs over both, so every answer is checked on the wire too.
+enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case inProcess, loopback
+    var description: String { rawValue }
+}
+
+/// A service on a fresh SQLite file, reachable by the chosen transport.
+final class TestService: @unchecked Sendable {
+    let directory: String
+    let store: SQLiteArchiveStore
+    let service: ArchiveService
+    let daemon: HTTPDaemon?
+    let kind: TransportKind
+    let logLines = LogLines()
+    private(set) var clockSeconds: Double
+
+    init(_ kind: TransportKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),
+         rateLimits: RateLimits? = nil, clock: Double = Date().timeIntervalSince1970) throws {
+        directory = NSTemporaryDirectory() + "efferent-test-" + UUID().uuidString
+        store = try SQLiteArchiveStore(directory: directory)
+        let box = ClockBox(clock)
+        let lines = logLines
+        service = ArchiveService(store: store, configuration: ServiceConfiguration(
+            admission: admission, quota: quota, rateLimits: rateLimits, clock: { box.now }, log: { lines.append($0) }))
+        clockBox = box
+        clockSeconds = clock
+        self.kind = kind
+        daemon = kind == .loopback ? try HTTPDaemon(configuration: .init(port: 0), responder: service) : nil
+    }
+
+    private let clockBox: ClockBox
+
+    func advanceClock(by seconds: Double) {
+        clockSeconds += seconds
+        clockBox.set(clockSeconds)
+    }
+
+    var baseURL: String { "http://127.0.0.1:\(daemon?.port ?? 0)" }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let daemon else { return service.respond(to: request) }
+        return try await Loopback.send(request, port: daemon.port)
+    }
+
+    deinit {
+        daemon?.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+final class ClockBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Double
+    init(_ seconds: Double) { self.seconds = seconds }
+    var now: Date { lock.withLock { Date(timeIntervalSince1970: seconds) } }
+    func set(_ value: Double) { lock.withLock { seconds = value } }
+}
+
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+/// Sends an `HTTPRequest` to a daemon on loopback with URLSession, target untouched.
+enum Loopback {
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func send(_ request: HTTPRequest, port: Int) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(request.target)")!)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if !request.body.isEmpty || request.method == "PUT" || request.method == "POST" {
+            urlRequest.httpBody = Data(request.body)
+            if request.header("content-type") == nil { urlRequest.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type") }
+        }
+        let (data, response) = try await session.data(for: urlRequest)
+        let http = response as! HTTPURLResponse
+        let headers = http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: Array(data))
+    }
+}
