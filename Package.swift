@@ -38,8 +38,10 @@ let package = Package(
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
 
-        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings"]),
-        .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings"]),
+        // What the test suites share: a bare HTTP client for exact bytes on the wire.
+        .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
+        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EfferentBindings
+import EfferentTestSupport
 
 /// Echoes method, target, body length and client address; refuses `/refuse` before the body.
 struct EchoResponder: HTTPResponder {

@@ -5,17 +5,17 @@ import Glibc
 
 /// A bare TCP client for tests that need exact bytes on the wire: half-sent requests, keep-alive,
 /// chunked bodies. Reads one response per exchange (Content-Length bodies, or until close).
-final class RawHTTPConnection {
-    struct Response {
-        let status: Int
-        let headers: [String: String]
-        let body: String
+public final class RawHTTPConnection {
+    public struct Response {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: String
     }
 
     private let socket: Int32
     private var pending = [UInt8]()
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    public init(port: Int, host: String = "127.0.0.1") throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -31,9 +31,9 @@ final class RawHTTPConnection {
 
     deinit { close(socket) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -42,12 +42,12 @@ final class RawHTTPConnection {
         }
     }
 
-    func exchange(_ request: String) throws -> Response {
+    public func exchange(_ request: String) throws -> Response {
         send(request)
         return try readResponse()
     }
 
-    func readResponse() throws -> Response {
+    public func readResponse() throws -> Response {
         while pending.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
             guard try fill() else { throw POSIXError(.ECONNRESET) }
         }
