@@ -1,0 +1,128 @@
+import EfferentBindings
+import EfferentCore
+@testable import EfferentServer
+import Foundation
+import Testing
+
+/// The real `efferent-server` process on loopback: what it acknowledged survives a restart, SIGTERM
+/// lets requests in flight finish, and a backup taken under load restores to the same listing.
+@Suite(.serialized) struct ProcessTests {
+    static func temporaryDirectory() -> String { NSTemporaryDirectory() + "efferent-process-" + UUID().uuidString }
+
+    /// The whole listing, following `next` page by page.
+    func listing(_ port: Int, _ writer: StandInWriter) async throws -> [JSONValue] {
+        var entries = [JSONValue]()
+        var after: String?
+        repeat {
+            let target = "/b/\(writer.bucket)/days" + (after.map { "?after=\($0)" } ?? "")
+            let response = try await Loopback.send(writer.read(target), port: port)
+            entries += response.json?["days"]?.arrayValue ?? []
+            after = response.json?["next"]?.stringValue
+        } while after != nil
+        return entries
+    }
+
+    @Test func restartKeepsEverythingAcknowledged() async throws {
+        let data = Self.temporaryDirectory()
+        let writer = StandInWriter()
+        var server = try ServerProcess(data: data)
+        #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
+        #expect(try await Loopback.send(writer.registerReader(), port: server.port).status == 201)
+        for month in 0..<6 {
+            let start = day("2025-01-01").adding(days: month * 31)
+            #expect(try await Loopback.send(try writer.upload(days(from: start.description, count: 31)), port: server.port).status == 200)
+        }
+        let before = try await listing(server.port, writer)
+        #expect(before.count == 186)
+        #expect(server.terminate() == 0)
+        #expect(server.log.contains("\"stopped\":true"))
+
+        server = try ServerProcess(data: data)
+        let after = try await listing(server.port, writer)
+        let same = after == before
+        #expect(same, "every acknowledged day, with its size and upload time")
+        let unsigned = try await Loopback.send(HTTPRequest(method: "GET", target: "/b/\(writer.bucket)/days"), port: server.port)
+        #expect(unsigned.status == 401, "the read key survived too")
+        server.terminate()
+    }
+
+    /// Uploads keep landing while the backup runs; the copy is a consistent snapshot that a
+    /// restored service serves with the same listing it had at some moment.
+    @Test func backupUnderLoadRestoresToTheSameListing() async throws {
+        let data = Self.temporaryDirectory()
+        let writer = StandInWriter()
+        let server = try ServerProcess(data: data)
+        #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
+        let port = server.port
+        let load = Task {
+            var acknowledged = [String]()
+            for index in 0..<60 {
+                let batch = days(from: day("2000-01-01").adding(days: index * 31).description, count: 31)
+                if try await Loopback.send(try writer.upload(batch), port: port).status == 200 {
+                    acknowledged += batch.map(\.description)
+                }
+            }
+            return acknowledged
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let backupFile = Self.temporaryDirectory() + ".sqlite"
+        let backup = Process()
+        backup.executableURL = ServerProcess.binary
+        backup.arguments = ["backup", "--data", data, "--to", backupFile]
+        backup.standardOutput = FileHandle.nullDevice
+        try backup.run()
+        backup.waitUntilExit()
+        #expect(backup.terminationStatus == 0)
+        let acknowledged = try await load.value
+        #expect(acknowledged.count == 60 * 31)
+        let live = try await listing(server.port, writer).compactMap { $0["day"]?.stringValue }
+        let liveMatches = live == acknowledged.sorted()
+        #expect(liveMatches, "the live listing holds every acknowledged day (\(live.count) of \(acknowledged.count))")
+        server.terminate()
+
+        let restoredData = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: restoredData, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: backupFile, toPath: restoredData + "/" + SQLiteArchiveStore.fileName)
+        let restored = try ServerProcess(data: restoredData)
+        let snapshot = try await listing(restored.port, writer)
+        let names = snapshot.compactMap { $0["day"]?.stringValue }
+        #expect(names.count % 31 == 0 && !names.isEmpty, "whole frames only: each upload is one transaction")
+        let prefixMatches = names == Array(acknowledged.sorted().prefix(names.count))
+        #expect(prefixMatches, "the backup is the archive as it stood at one moment (\(names.count) days)")
+        let sizesMatch = zip(snapshot, live).allSatisfy { $0["day"] == .string($1) }
+        #expect(sizesMatch)
+        restored.terminate()
+    }
+
+    @Test func helpAndUsageErrors() throws {
+        func run(_ arguments: [String]) throws -> (Int32, String, String) {
+            let process = Process()
+            process.executableURL = ServerProcess.binary
+            process.arguments = arguments
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        let (helpStatus, help, _) = try run(["--help"])
+        #expect(helpStatus == 0)
+        #expect(help.hasPrefix("USAGE: efferent-server <subcommand> [options]\n"))
+        for command in ["serve", "invite", "backup", "stats", "remove-bucket"] { #expect(help.contains("  \(command) ")) }
+        let (serveHelpStatus, serveHelp, _) = try run(["serve", "--help"])
+        #expect(serveHelpStatus == 0 && serveHelp.contains("--admission invite|open"))
+        let (badStatus, _, bad) = try run(["serve", "--admission", "maybe"])
+        #expect(badStatus == 64 && bad == "error: --admission takes invite or open.\n")
+        let (listenStatus, _, listen) = try run(["serve", "--listen", "nowhere"])
+        #expect(listenStatus == 64 && listen.contains("ADDRESS:PORT"))
+        let data = Self.temporaryDirectory()
+        let (inviteStatus, code, _) = try run(["invite", "--data", data, "--expires", "2h"])
+        #expect(inviteStatus == 0 && code.trimmingCharacters(in: .newlines).count == 19)
+        let (statsStatus, stats, _) = try run(["stats", "--data", data])
+        #expect(statsStatus == 0 && stats.contains("archives       0"))
+        let (removeStatus, _, remove) = try run(["remove-bucket", "--data", data, "aaaaaaaaaaaaaaaaaaaaaaaaaa"])
+        #expect(removeStatus == 1 && remove.contains("no archive"))
+    }
+}
