@@ -37,6 +37,10 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz) and benchmarks (scripts/bench).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
+        .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
+        .executableTarget(name: "fuzz-day", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-day"),
+        .executableTarget(name: "fuzz-handoff", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-handoff"),
+        .executableTarget(name: "fuzz-edit", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-edit"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),

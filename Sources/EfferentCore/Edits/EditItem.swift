@@ -1,7 +1,6 @@
 /// One thing an edit asks the writer to do in Health (protocol §8).
 ///
-/// One thing an edit asks the writer to do in Health (protocol §8): put a sample under the
-/// agent's id, or delete what was written under it.
+/// Put a sample under the agent's id, or delete what was written under it.
 public enum EditItem: Equatable, Sendable {
     case put(Put)
     case delete(id: String)

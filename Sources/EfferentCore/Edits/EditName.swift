@@ -2,8 +2,8 @@ import EfferentBindings
 
 /// The name the service gives a queued edit (protocol §8).
 ///
-/// The name the service gives a queued edit: `<13-digit ms since 1970>-<8 base32 chars>`
-/// (protocol §8, `^\d{13}-[a-z2-7]{8}$`), so the queue lists in arrival order.
+/// `<13-digit ms since 1970>-<8 base32 chars>` (protocol §8, `^\d{13}-[a-z2-7]{8}$`), so the queue
+/// lists in arrival order.
 public struct EditName: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: String
 

@@ -1,7 +1,6 @@
 /// What the writer answers for one edit (protocol §8).
 ///
-/// What the writer answers for one edit: how many items it applied and which failed with which
-/// word (protocol §8, `PUT …/outcome`).
+/// How many items it applied and which failed with which word (protocol §8, `PUT …/outcome`).
 ///
 /// Written as `{"applied":n,"failed":[{"code":"…","item":i}]}` with sorted keys; read from that
 /// or the legacy `refused` in place of `failed`.
@@ -50,10 +49,9 @@ public struct EditOutcome: Equatable, Sendable {
 
     /// Reads an outcome body (protocol §6, §8).
     ///
-    /// Reads an outcome body: `applied` a whole number ≥ 0 and exactly one of `failed` or
-    /// `refused`, a list of `{"code","item"}` with a code from the closed vocabulary. Any other
-    /// member is refused, except `bytes` and `at` when `allowingServiceMembers` (what
-    /// `GET /o/<name>` adds).
+    /// `applied` a whole number ≥ 0 and exactly one of `failed` or `refused`, a list of
+    /// `{"code","item"}` with a code from the closed vocabulary. Any other member is refused,
+    /// except `bytes` and `at` when `allowingServiceMembers` (what `GET /o/<name>` adds).
     public init(decoding bytes: [UInt8], allowingServiceMembers: Bool = false) throws(EditError) {
         guard bytes.count <= ProtocolLimits.maxOutcomeBytes else { throw .malformedOutcome("it is larger than 64 KiB") }
         guard let json = try? JSONParser.parse(bytes), let top = json.objectValue else {

@@ -58,8 +58,7 @@ public enum EditPack {
 
     /// The items of a packed edit, checked for shape only (protocol §8).
     ///
-    /// The items of a packed edit, checked for shape only: inflation to at most 1 MiB, strict
-    /// JSON, exactly `v` = 1 and `items`, 1…500 items, each with only its members and their
+    /// Inflation to at most 1 MiB, strict JSON, exactly `v` = 1 and `items`, 1…500 items, each with only its members and their
     /// types, start and end whole numbers. Run `EditItem.validate(now:)` on each before applying.
     public static func unpack(_ packed: [UInt8]) throws(EditError) -> [EditItem] {
         let plaintext: [UInt8]

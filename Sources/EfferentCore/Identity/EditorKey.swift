@@ -2,8 +2,7 @@ import EfferentBindings
 
 /// The Ed25519 pair that signs edits (protocol §1.4).
 ///
-/// The Ed25519 pair that asks the writer to change Health: it signs edits, and grants neither
-/// reading nor uploading (protocol §1.4, §8).
+/// It signs edits, and grants neither reading nor uploading (protocol §1.4, §8).
 ///
 /// Never prints itself.
 public struct EditorKey: Sendable, CustomStringConvertible {

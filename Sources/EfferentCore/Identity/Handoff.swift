@@ -11,8 +11,6 @@ public struct Handoff: Sendable, CustomStringConvertible {
     public let readingKey: ReadingKey
     public let editorKey: EditorKey?
 
-    /// Builds a handoff for a service endpoint.
-    ///
     /// Builds a handoff for `endpoint` (an http or https URL with no query); refuses an endpoint
     /// whose MCP URL would not parse back.
     public init(endpoint: String, readingKey: ReadingKey, editorKey: EditorKey? = nil) throws(IdentityError) {
@@ -56,11 +54,11 @@ public struct Handoff: Sendable, CustomStringConvertible {
 
     /// Parses a handoff as every reader does (protocol §1.5).
     ///
-    /// Parses a handoff as every reader does (§1.5): each field is the first line after
-    /// `Name:`; the MCP URL is http/https without query or fragment and ends in
-    /// `/mcp/b/<bucket>`; the reading key passes §1.1 and belongs to that bucket; the editor key
-    /// is optional. With `checkingInstruction` (the package importer's rule) the Instruction line
-    /// must mention `setup_guide` and "Keep the reading key[ and the editor key] local".
+    /// Each field is the first line after `Name:`; the MCP URL is http/https without query or
+    /// fragment and ends in `/mcp/b/<bucket>`; the reading key passes §1.1 and belongs to that
+    /// bucket; the editor key is optional. With `checkingInstruction` (the package importer's rule)
+    /// the Instruction line must mention `setup_guide` and "Keep the reading key[ and the editor
+    /// key] local".
     public init(parsing text: String, checkingInstruction: Bool = true) throws(IdentityError) {
         let bytes = Array(text.utf8)
         if checkingInstruction {
@@ -87,9 +85,9 @@ public struct Handoff: Sendable, CustomStringConvertible {
 
     /// The value of field `name` by the readers' first-line rule (protocol §1.5).
     ///
-    /// The value of field `name`: the regex `(?:^|\n)<Name>:\s*\r?\n([^\r\n]+)` searched for its
-    /// leftmost match (greedy `\s*`, backtracking as a regex engine would), then trimmed.
-    /// `nil` when there is no match or the trimmed value is empty.
+    /// The regex `(?:^|\n)<Name>:\s*\r?\n([^\r\n]+)` searched for its leftmost match (greedy `\s*`,
+    /// backtracking as a regex engine would), then trimmed. `nil` when there is no match or the
+    /// trimmed value is empty.
     static func field(_ name: String, in text: [UInt8]) -> String? {
         let label = Array(name.utf8) + [UInt8(ascii: ":")]
         var start = 0

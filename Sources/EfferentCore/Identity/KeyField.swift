@@ -1,7 +1,6 @@
 /// The one-line handoff form of a key pair (protocol §1.1, §1.4).
 ///
-/// The one-line handoff form of a key pair, `<prefix>.<base64url private>.<base64url public>`
-/// (protocol §1.1, §1.4): shared by the reading key and the editor key.
+/// Shared by the reading key and the editor key.
 enum KeyField {
     /// The two 32-byte halves of a field, after every check that does not need the curve.
     static func halves(of field: some StringProtocol, kind: String) throws(IdentityError) -> (privateRaw: [UInt8], publicRaw: [UInt8]) {

@@ -1,7 +1,5 @@
 import EfferentBindings
 
-/// The JSON key files of readers and the stand-in writer, as bytes (protocol §1.1, §1.2, §1.4).
-///
 /// The JSON key files readers and the stand-in writer keep on disk, as bytes in and out
 /// (protocol §1.1 `reading-key.json`, §1.2 `writer-key.json`, §1.4 `editor-key.json`).
 ///

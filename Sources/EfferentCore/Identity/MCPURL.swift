@@ -1,8 +1,7 @@
 /// The MCP URL of a handoff, taken apart (protocol §1.5).
 ///
-/// The MCP URL of a handoff, taken apart as §1.5 prescribes: http or https, no query, no
-/// fragment, path `(.*)/mcp/b/([a-z2-7]{26})`; the endpoint is `scheme://host[:port]` plus the
-/// path prefix with trailing `/` stripped.
+/// Http or https, no query, no fragment, path `(.*)/mcp/b/([a-z2-7]{26})`; the endpoint is
+/// `scheme://host[:port]` plus the path prefix with trailing `/` stripped.
 struct MCPURL: Equatable {
     let endpoint: String
     let bucket: BucketID

@@ -2,8 +2,8 @@ import EfferentBindings
 
 /// The X25519 pair that opens an archive (protocol §1.1).
 ///
-/// The X25519 pair that opens an archive: its public half seals days, its private half opens
-/// them and derives the read key (protocol §1.1, §1.3, §1.6).
+/// Its public half seals days, its private half opens them and derives the read key (protocol §1.1,
+/// §1.3, §1.6).
 ///
 /// Never prints itself: `description` names the bucket, not the key.
 public struct ReadingKey: Sendable, CustomStringConvertible {

@@ -48,8 +48,6 @@ public enum Frame {
         return out
     }
 
-    /// The days of a frame body, each blob a slice of it (protocol §5.1).
-    ///
     /// The days of `body`, each blob a slice of it. An empty body is zero days only with
     /// `allowingEmpty` (a range answer may be empty, an upload may not).
     public static func unpack(_ body: ArraySlice<UInt8>, allowingEmpty: Bool = false) throws(FrameError) -> [Day] {

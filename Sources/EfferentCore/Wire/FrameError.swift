@@ -24,8 +24,6 @@ public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The day field quoted, when it is printable ASCII.
-    ///
     /// The day field as text when it is ten printable ASCII characters, so a sentence can quote
     /// it; otherwise `nil`.
     static func printable(_ bytes: ArraySlice<UInt8>) -> String? {

@@ -1,7 +1,6 @@
 /// The three headers that carry a signature (protocol §5.3, §6, §7).
 ///
-/// The three headers that carry a signature: the signer's public key, the signature and the
-/// moment (protocol §5.3, §6, §7, §8).
+/// The signer's public key, the signature and the moment (protocol §5.3, §6, §7, §8).
 ///
 /// `x-efferent-<role>: base64url(raw 32-byte public)`, `x-efferent-signature: base64url(64 bytes)`,
 /// `x-efferent-timestamp: <decimal Unix seconds>`.

@@ -1,7 +1,5 @@
 import EfferentBindings
 
-/// Every string an Ed25519 key signs on the wire (protocol §5.2, §6, §7, §8).
-///
 /// Every string an Ed25519 key signs on the Efferent wire, byte for byte (protocol §5.2, §6, §7,
 /// §8). UTF-8, lines joined by `\n`, no trailing newline; timestamps are decimal Unix seconds and
 /// digests base64url (no padding) of SHA-256.

@@ -1,13 +1,55 @@
 import EfferentCore
 
 /// The bodies of Efferent's libFuzzer targets: each takes arbitrary bytes and drives one parser of
-/// outside input. A parser may refuse the bytes; it must never trap, hang or allocate without bound.
-/// Each also checks one property that must hold whenever the parser accepts.
+/// outside input. A parser may refuse the bytes; it must never trap, hang or allocate without
+/// bound. Each also checks a property that must hold whenever the parser accepts.
 public enum FuzzEntry {
     /// `JSONParser`: accepted text re-serialises canonically and parses back to the same value.
     public static func json(_ bytes: [UInt8]) {
         guard let value = try? JSONParser.parse(bytes) else { return }
         guard let canonical = try? value.canonicalBytes() else { fatalError("a parsed value did not serialise") }
         guard (try? JSONParser.parse(canonical)) == value else { fatalError("canonical JSON did not read back") }
+    }
+
+    /// `Frame.unpack` (upload bodies and range answers): an accepted frame packs back to the same bytes.
+    public static func frame(_ bytes: [UInt8]) {
+        guard let days = try? Frame.unpack(bytes, allowingEmpty: true) else { return }
+        if days.isEmpty { guard bytes.isEmpty else { fatalError("bytes vanished") }; return }
+        guard (try? Frame.pack(days)) == bytes else { fatalError("an accepted frame did not pack back to its bytes") }
+    }
+
+    /// The day-body decoder and expansion: an accepted layout-2 body re-encodes canonically to
+    /// a body that decodes to the same events.
+    public static func day(_ bytes: [UInt8]) {
+        guard let decoded = try? DayBody(bytes: bytes).decoded() else { return }
+        _ = try? decoded.ndjson(day: CalendarDay(year: 2026, month: 8, day: 7))
+        guard case let .columnar(day) = decoded else { return }
+        let canonical = DayBody(events: day.events, timeZone: day.timeZone)
+        guard case let .columnar(again)? = try? canonical.decoded() else { fatalError("a canonical body did not decode") }
+        guard again.events.sorted(by: Self.order) == day.events.sorted(by: Self.order) else { fatalError("events changed on re-encoding") }
+        guard DayBody(events: again.events.reversed(), timeZone: again.timeZone) == canonical else { fatalError("encoding depends on order") }
+    }
+
+    /// `Handoff(parsing:)`: an accepted handoff renders to a text that parses to the same archive.
+    public static func handoff(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        for checking in [true, false] {
+            guard let handoff = try? Handoff(parsing: text, checkingInstruction: checking) else { continue }
+            guard let again = try? Handoff(parsing: handoff.text) else { fatalError("a rendered handoff did not parse") }
+            guard again.bucket == handoff.bucket, again.endpoint == handoff.endpoint,
+                  (again.editorKey == nil) == (handoff.editorKey == nil) else { fatalError("a handoff changed on rendering") }
+        }
+    }
+
+    /// Edit unpacking (plaintext and deflated): accepted items that validate pack back to the same items.
+    public static func edit(_ bytes: [UInt8]) {
+        _ = try? EditPack.unpack(bytes)
+        guard let items = try? EditPack.items(fromPlaintext: bytes) else { return }
+        guard let plaintext = try? EditPack.plaintext(items, now: Int64.max / 2) else { return }
+        guard (try? EditPack.items(fromPlaintext: plaintext)) == items else { fatalError("edit items changed on packing") }
+    }
+
+    private static func order(_ a: DayEvent, _ b: DayEvent) -> Bool {
+        "\(a)" < "\(b)"
     }
 }
