@@ -34,7 +34,13 @@ let package = Package(
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentBindings"]),
 
-        // libFuzzer targets (scripts/fuzz) and benchmarks (scripts/bench).
+        // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
+        .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
+                linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
+        .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "CBenchFloor"],
+                          path: "Sources/Tools/efferent-bench"),
+
+        // libFuzzer targets (scripts/fuzz).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),

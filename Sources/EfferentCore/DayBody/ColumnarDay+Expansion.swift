@@ -3,23 +3,54 @@ extension ColumnarDay {
     /// Every row as an event with its id, in series order then row order; ids that occur more
     /// than once in the day get `#1`, `#2`, … in that order (§3.2 rule 4).
     public func expandedEvents() -> [ExpandedEvent] {
-        let events = self.events
-        let bases = events.map(ExpandedEvent.baseID(of:))
-        var counts = [String: Int](minimumCapacity: bases.count)
-        for base in bases { counts[base, default: 0] += 1 }
-        var numbered = [String: Int]()
-        var out = [ExpandedEvent]()
-        out.reserveCapacity(events.count)
-        for (event, base) in zip(events, bases) {
-            guard let count = counts[base], count > 1 else {
-                out.append(ExpandedEvent(id: base, event: event))
-                continue
+        // Two ids can only be equal when kind, metric, bucket and start are: count collisions on
+        // (group of those three, start) integers rather than on the id strings.
+        var groups = [GroupKey: Int32]()
+        var seriesGroup = [Int32]()
+        seriesGroup.reserveCapacity(series.count)
+        for one in series {
+            let key = GroupKey(kind: one.key.kind, metric: one.key.metric, bucket: one.key.bucket)
+            if let known = groups[key] {
+                seriesGroup.append(known)
+            } else {
+                let next = Int32(groups.count)
+                groups[key] = next
+                seriesGroup.append(next)
             }
-            let n = numbered[base, default: 0] + 1
-            numbered[base] = n
-            out.append(ExpandedEvent(id: base + "#" + String(n), event: event))
+        }
+        var counts = [Moment: Int32]()
+        for (index, one) in series.enumerated() {
+            for event in one.events { counts[Moment(group: seriesGroup[index], start: event.start), default: 0] += 1 }
+        }
+        var numbered = [Moment: Int32]()
+        var out = [ExpandedEvent]()
+        out.reserveCapacity(series.reduce(0) { $0 + $1.events.count })
+        for (index, one) in series.enumerated() {
+            let prefix = Array((one.key.kind.rawValue + ":" + one.key.metric + ":").utf8)
+            let suffix: StaticString = one.key.bucket == .hour ? ":h" : one.key.bucket == .day ? ":d" : ""
+            for event in one.events {
+                let moment = Moment(group: seriesGroup[index], start: event.start)
+                var number: Int32 = 0
+                if let count = counts[moment], count > 1 {
+                    number = numbered[moment, default: 0] + 1
+                    numbered[moment] = number
+                }
+                out.append(ExpandedEvent(id: ExpandedEvent.id(prefix: prefix, start: event.start, suffix: suffix, number: number),
+                                         event: event))
+            }
         }
         return out
+    }
+
+    private struct GroupKey: Hashable {
+        let kind: DayEvent.Kind
+        let metric: String
+        let bucket: DayEvent.Bucket?
+    }
+
+    private struct Moment: Hashable {
+        let group: Int32
+        let start: Int64
     }
 
     /// One compact, key-sorted line per event (§3.2 rule 5), with `"day":"YYYY-MM-DD"` added to

@@ -17,6 +17,7 @@ enum DayBodyDecoder {
         let text = bytes[lower..<upper]
         guard let first = text.first else { return .lines([]) }
         if first == UInt8(ascii: "{"), !text.contains(0x0A) {
+            if let day = ColumnarReader.read(Array(text)) { return .columnar(day) }
             let value: JSONValue
             do { value = try JSONParser.parse(Array(text)) } catch { throw .malformedJSON(error) }
             if let object = value.objectValue, object["series"] != nil {

@@ -26,9 +26,27 @@ enum DayBodyEncoder {
     /// Series keys in canonical order, each with the indices of its rows in canonical order
     /// (decision A.5). Indices, not events, are sorted: an event is a large value to move.
     static func group(_ events: [DayEvent]) -> [(key: DaySeries.Key, rows: [Int])] {
-        var groups = [DaySeries.Key: [Int]]()
-        for index in events.indices { groups[DaySeries.Key(of: events[index]), default: []].append(index) }
-        return groups.sorted { $0.key < $1.key }.map { key, rows in
+        // Events usually arrive in runs of one series, so the hash table is consulted only when
+        // the key changes from the previous event's.
+        var keys = [DaySeries.Key]()
+        var members = [[Int]]()
+        var slots = [DaySeries.Key: Int]()
+        var current = -1
+        for index in events.indices {
+            let key = DaySeries.Key(of: events[index])
+            if current < 0 || keys[current] != key {
+                if let slot = slots[key] {
+                    current = slot
+                } else {
+                    current = keys.count
+                    slots[key] = current
+                    keys.append(key)
+                    members.append([])
+                }
+            }
+            members[current].append(index)
+        }
+        return zip(keys, members).sorted { $0.0 < $1.0 }.map { key, rows in
             (key, rows.sorted { a, b in
                 let x = events[a], y = events[b]
                 if x.start != y.start { return x.start < y.start }

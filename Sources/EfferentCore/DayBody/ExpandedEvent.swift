@@ -10,11 +10,18 @@ public struct ExpandedEvent: Equatable, Sendable {
         self.event = event
     }
 
-    /// §3.2 rule 3: the id before collision numbering.
-    static func baseID(of event: DayEvent) -> String {
-        var text = event.kind.rawValue + ":" + event.metric + ":" + ISOInstant.text(event.start)
-        if let bucket = event.bucket { text += bucket == .hour ? ":h" : ":d" }
-        return text
+    /// §3.2 rules 3–4: `<k>:<metric>:` + ISO start + `:h`/`:d` + `#n` when `number` > 0, built in
+    /// one buffer (a decade expands to about a million ids).
+    static func id(prefix: [UInt8], start: Int64, suffix: StaticString, number: Int32) -> String {
+        var writer = JSONWriter(reservingCapacity: prefix.count + 32)
+        for byte in prefix { writer.raw(byte: byte) }
+        ISOInstant.write(start, into: &writer)
+        writer.raw(suffix)
+        if number > 0 {
+            writer.raw(byte: UInt8(ascii: "#"))
+            writer.integer(Int64(number))
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// One compact NDJSON line with keys sorted by their bytes, raw UTF-8, `\n`-terminated:

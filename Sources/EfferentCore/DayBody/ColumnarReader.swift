@@ -1,0 +1,136 @@
+/// The fast path of the layout-2 decoder: reads a canonical-shaped body straight off the bytes
+/// with `JSONScanner`, into series and events, with no JSON tree and no hashing.
+///
+/// It accepts only what the full decoder accepts and returns `nil` for anything else — another
+/// layout, a malformed body, an unknown or escaped field name — so the caller falls back to the
+/// full decoder, which gives the precise error. Valid bodies decode the same either way, fast.
+enum ColumnarReader {
+    private static let series = JSONScanner.pack("series"), tz = JSONScanner.pack("tz"), v = JSONScanner.pack("v")
+    private static let k = JSONScanner.pack("k"), metric = JSONScanner.pack("metric"), bucket = JSONScanner.pack("bucket")
+    private static let unit = JSONScanner.pack("unit"), source = JSONScanner.pack("source"), t0 = JSONScanner.pack("t0")
+    private static let t = JSONScanner.pack("t"), d = JSONScanner.pack("d"), value = JSONScanner.pack("value")
+    private static let duration = JSONScanner.pack("duration"), stage = JSONScanner.pack("stage")
+    private static let activity = JSONScanner.pack("activity")
+
+    static func read(_ bytes: [UInt8]) -> ColumnarDay? {
+        var scanner = JSONScanner(bytes)
+        do {
+            var list: [DaySeries]?
+            var timeZone: String?
+            var version: Double?
+            try scanner.beginObject()
+            while true {
+                let name = try scanner.nextShortMember()
+                if name == 0 { break }
+                if name == series, list == nil {
+                    var all = [DaySeries]()
+                    try scanner.beginArray()
+                    while try scanner.nextElement() {
+                        guard let one = try readSeries(&scanner) else { return nil }
+                        all.append(one)
+                    }
+                    list = all
+                } else if name == tz, timeZone == nil {
+                    timeZone = try scanner.readString()
+                } else if name == v, version == nil {
+                    version = try scanner.readNumber()
+                } else {
+                    return nil
+                }
+            }
+            try scanner.finish()
+            guard version == 2, let list else { return nil }
+            return ColumnarDay(series: list, timeZone: timeZone)
+        } catch {
+            return nil
+        }
+    }
+
+    /// One series object; `nil` when it holds anything the full decoder would refuse or read otherwise.
+    private static func readSeries(_ scanner: inout JSONScanner) throws -> DaySeries? {
+        var kind: DayEvent.Kind?, metricText: String?, bucketValue: DayEvent.Bucket?, unitText: String?, sourceText: String?
+        var start: Int64?, steps: [Int64]?, spans: [Int64]?
+        var values: [Double?]?, durations: [Double?]?, stages: [String?]?, activities: [String?]?
+        var seen: UInt16 = 0
+        func once(_ bit: UInt16) -> Bool {
+            defer { seen |= bit }
+            return seen & bit == 0
+        }
+        try scanner.beginObject()
+        while true {
+            let name = try scanner.nextShortMember()
+            if name == 0 { break }
+            switch name {
+            case k where once(1 << 0):
+                guard let known = DayEvent.Kind(rawValue: try scanner.readString()) else { return nil }
+                kind = known
+            case metric where once(1 << 1): metricText = try scanner.readString()
+            case bucket where once(1 << 2):
+                guard let known = DayEvent.Bucket(rawValue: try scanner.readString()) else { return nil }
+                bucketValue = known
+            case unit where once(1 << 3): unitText = try scanner.readString()
+            case source where once(1 << 4): sourceText = try scanner.readString()
+            case t0 where once(1 << 5):
+                guard let n = integer(try scanner.readNumber()) else { return nil }
+                start = n
+            case t where once(1 << 6): guard let list = try integers(&scanner) else { return nil }; steps = list
+            case d where once(1 << 7): guard let list = try integers(&scanner) else { return nil }; spans = list
+            case value where once(1 << 8): values = try numbers(&scanner)
+            case duration where once(1 << 9): durations = try numbers(&scanner)
+            case stage where once(1 << 10): stages = try strings(&scanner)
+            case activity where once(1 << 11): activities = try strings(&scanner)
+            default: return nil
+            }
+        }
+        guard let kind, let metricText, !metricText.isEmpty, let start, let steps, let spans, spans.count == steps.count else { return nil }
+        let count = steps.count
+        guard values.map({ $0.count == count }) ?? true, durations.map({ $0.count == count }) ?? true,
+              stages.map({ $0.count == count }) ?? true, activities.map({ $0.count == count }) ?? true else { return nil }
+        let range = DayEvent.earliestSecond...DayEvent.latestSecond
+        guard range.contains(start) else { return nil }
+        var moment = start
+        var events = [DayEvent]()
+        events.reserveCapacity(count)
+        for i in 0..<count {
+            moment += steps[i]
+            guard range.contains(moment) else { return nil }
+            let (end, overflow) = moment.addingReportingOverflow(spans[i])
+            guard !overflow, let event = try? DayEvent(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText,
+                                                       source: sourceText, start: moment, end: end, value: values?[i] ?? nil,
+                                                       stage: stages?[i] ?? nil, activity: activities?[i] ?? nil,
+                                                       duration: durations?[i] ?? nil) else { return nil }
+            events.append(event)
+        }
+        let key = DaySeries.Key(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText, source: sourceText)
+        return DaySeries(key: key, events: events)
+    }
+
+    private static func integer(_ n: Double) -> Int64? {
+        guard n.rounded(.towardZero) == n, abs(n) <= 9_007_199_254_740_992 else { return nil }
+        return Int64(n)
+    }
+
+    private static func integers(_ scanner: inout JSONScanner) throws -> [Int64]? {
+        var out = [Int64]()
+        try scanner.beginArray()
+        while try scanner.nextElement() {
+            guard let n = integer(try scanner.readNumber()) else { return nil }
+            out.append(n)
+        }
+        return out
+    }
+
+    private static func numbers(_ scanner: inout JSONScanner) throws -> [Double?] {
+        var out = [Double?]()
+        try scanner.beginArray()
+        while try scanner.nextElement() { out.append(try scanner.readNull() ? nil : try scanner.readNumber()) }
+        return out
+    }
+
+    private static func strings(_ scanner: inout JSONScanner) throws -> [String?] {
+        var out = [String?]()
+        try scanner.beginArray()
+        while try scanner.nextElement() { out.append(try scanner.readNull() ? nil : try scanner.readString()) }
+        return out
+    }
+}

@@ -1,0 +1,202 @@
+#include "bench_floor.h"
+#include <sodium.h>
+#include <zlib.h>
+#include <sqlite3.h>
+#include <microhttpd.h>
+#include <string.h>
+#include <stdio.h>
+
+static const uint8_t KEM_SUITE[5] = {'K', 'E', 'M', 0x00, 0x20};
+static const uint8_t HPKE_SUITE[10] = {'H', 'P', 'K', 'E', 0x00, 0x20, 0x00, 0x01, 0x00, 0x03};
+
+static void hmac(const uint8_t *key, size_t key_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len,
+                 const uint8_t *c, size_t c_len, uint8_t out[32]) {
+    crypto_auth_hmacsha256_state st;
+    crypto_auth_hmacsha256_init(&st, key, key_len);
+    crypto_auth_hmacsha256_update(&st, a, a_len);
+    if (b_len) crypto_auth_hmacsha256_update(&st, b, b_len);
+    if (c_len) crypto_auth_hmacsha256_update(&st, c, c_len);
+    crypto_auth_hmacsha256_final(&st, out);
+}
+
+// LabeledExtract(salt, label, ikm) = HMAC(salt or 32 zeros, "HPKE-v1" || suite || label || ikm).
+static void labeled_extract(const uint8_t *suite, size_t suite_len, const uint8_t *salt, size_t salt_len,
+                            const char *label, const uint8_t *ikm, size_t ikm_len, uint8_t out[32]) {
+    uint8_t zeros[32] = {0};
+    uint8_t prefix[64];
+    size_t n = 0;
+    memcpy(prefix, "HPKE-v1", 7); n = 7;
+    memcpy(prefix + n, suite, suite_len); n += suite_len;
+    size_t l = strlen(label);
+    memcpy(prefix + n, label, l); n += l;
+    hmac(salt_len ? salt : zeros, salt_len ? salt_len : 32, prefix, n, ikm, ikm_len, NULL, 0, out);
+}
+
+// LabeledExpand for L <= 32: one HMAC block, T(1) = HMAC(prk, info' || 0x01).
+static void labeled_expand(const uint8_t *suite, size_t suite_len, const uint8_t prk[32], const char *label,
+                           const uint8_t *info, size_t info_len, size_t length, uint8_t *out) {
+    uint8_t prefix[64];
+    size_t n = 0;
+    prefix[n++] = (uint8_t)(length >> 8);
+    prefix[n++] = (uint8_t)length;
+    memcpy(prefix + n, "HPKE-v1", 7); n += 7;
+    memcpy(prefix + n, suite, suite_len); n += suite_len;
+    size_t l = strlen(label);
+    memcpy(prefix + n, label, l); n += l;
+    uint8_t one = 1, block[32];
+    hmac(prk, 32, prefix, n, info, info_len, &one, 1, block);
+    memcpy(out, block, length);
+}
+
+static uint8_t CONTEXT[65];
+static int context_ready = 0;
+
+static void schedule(const uint8_t dh[32], const uint8_t kem_context[64], uint8_t key[32], uint8_t nonce[12]) {
+    if (!context_ready) {
+        const char *info = "efferent/v2 hpke";
+        CONTEXT[0] = 0;
+        labeled_extract(HPKE_SUITE, 10, NULL, 0, "psk_id_hash", NULL, 0, CONTEXT + 1);
+        labeled_extract(HPKE_SUITE, 10, NULL, 0, "info_hash", (const uint8_t *)info, strlen(info), CONTEXT + 33);
+        context_ready = 1;
+    }
+    uint8_t eae[32], shared[32], secret[32];
+    labeled_extract(KEM_SUITE, 5, NULL, 0, "eae_prk", dh, 32, eae);
+    labeled_expand(KEM_SUITE, 5, eae, "shared_secret", kem_context, 64, 32, shared);
+    labeled_extract(HPKE_SUITE, 10, shared, 32, "secret", NULL, 0, secret);
+    labeled_expand(HPKE_SUITE, 10, secret, "key", CONTEXT, 65, 32, key);
+    labeled_expand(HPKE_SUITE, 10, secret, "base_nonce", CONTEXT, 65, 12, nonce);
+}
+
+long long efferent_floor_seal(const uint8_t *bodies, const size_t *lengths, size_t count,
+                              const uint8_t recipient_public[32], uint8_t *scratch, size_t scratch_size) {
+    if (sodium_init() < 0) return -1;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    uint8_t *deflated = scratch, *sealed = scratch + scratch_size / 2;
+    long long total = 0;
+    size_t offset = 0;
+    for (size_t i = 0; i < count; i++) {
+        deflateReset(&z);
+        z.next_in = (Bytef *)(bodies + offset);
+        z.avail_in = (uInt)lengths[i];
+        z.next_out = deflated;
+        z.avail_out = (uInt)(scratch_size / 2);
+        if (deflate(&z, Z_FINISH) != Z_STREAM_END) { deflateEnd(&z); return -1; }
+        size_t packed = scratch_size / 2 - z.avail_out;
+        offset += lengths[i];
+
+        uint8_t sk[32], dh[32], kem_context[64], key[32], nonce[12];
+        randombytes_buf(sk, 32);
+        crypto_scalarmult_base(kem_context, sk);
+        memcpy(kem_context + 32, recipient_public, 32);
+        if (crypto_scalarmult(dh, sk, recipient_public) != 0) { deflateEnd(&z); return -1; }
+        schedule(dh, kem_context, key, nonce);
+        static const char prefix[] = "efferent/v1\nabcdefghijklmnopqrstuvwxyz\n2026-08-07";
+        sealed[0] = 2;
+        memcpy(sealed + 1, kem_context, 32);
+        unsigned long long clen = 0;
+        crypto_aead_chacha20poly1305_ietf_encrypt(sealed + 33, &clen, deflated, packed, (const uint8_t *)prefix,
+                                                  sizeof prefix - 1, NULL, nonce, key);
+        total += 33 + (long long)clen;
+    }
+    deflateEnd(&z);
+    return total;
+}
+
+long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size_t count,
+                              const uint8_t recipient_private[32], const uint8_t recipient_public[32],
+                              uint8_t *scratch, size_t scratch_size) {
+    if (sodium_init() < 0) return -1;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, -15) != Z_OK) return -1;
+    uint8_t *plain = scratch, *inflated = scratch + scratch_size / 2;
+    long long total = 0;
+    size_t offset = 0;
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *blob = sealed + offset;
+        offset += lengths[i];
+        uint8_t dh[32], kem_context[64], key[32], nonce[12];
+        memcpy(kem_context, blob + 1, 32);
+        memcpy(kem_context + 32, recipient_public, 32);
+        if (crypto_scalarmult(dh, recipient_private, blob + 1) != 0) { inflateEnd(&z); return -1; }
+        schedule(dh, kem_context, key, nonce);
+        static const char prefix[] = "efferent/v1\nabcdefghijklmnopqrstuvwxyz\n2026-08-07";
+        unsigned long long mlen = 0;
+        if (crypto_aead_chacha20poly1305_ietf_decrypt(plain, &mlen, NULL, blob + 33, lengths[i] - 33,
+                                                      (const uint8_t *)prefix, sizeof prefix - 1, nonce, key) != 0) {
+            inflateEnd(&z);
+            return -1;
+        }
+        inflateReset(&z);
+        z.next_in = plain;
+        z.avail_in = (uInt)mlen;
+        z.next_out = inflated;
+        z.avail_out = (uInt)(scratch_size / 2);
+        if (inflate(&z, Z_FINISH) != Z_STREAM_END) { inflateEnd(&z); return -1; }
+        total += (long long)(scratch_size / 2 - z.avail_out);
+    }
+    inflateEnd(&z);
+    return total;
+}
+
+struct floor_http {
+    struct MHD_Daemon *daemon;
+    struct MHD_Response *response;
+};
+
+static enum MHD_Result floor_answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                    const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
+    (void)url; (void)method; (void)version; (void)upload_data;
+    // Answer on the second call: queuing on the first drops keep-alive in libmicrohttpd 0.9.75.
+    if (*state == NULL) { *state = (void *)1; return MHD_YES; }
+    if (*upload_data_size) { *upload_data_size = 0; return MHD_YES; }
+    return MHD_queue_response(connection, MHD_HTTP_OK, ((struct floor_http *)cls)->response);
+}
+
+void *efferent_floor_http_start(const uint8_t *body, size_t length, unsigned threads, unsigned *port) {
+    static struct floor_http server;
+    server.response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
+    MHD_add_response_header(server.response, "Content-Type", "application/octet-stream");
+    server.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, floor_answer, &server,
+                                     MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 1024,
+                                     MHD_OPTION_END);
+    if (server.daemon == NULL) return NULL;
+    *port = MHD_get_daemon_info(server.daemon, MHD_DAEMON_INFO_BIND_PORT)->port;
+    return &server;
+}
+
+void efferent_floor_http_stop(void *handle) {
+    struct floor_http *server = handle;
+    MHD_stop_daemon(server->daemon);
+    MHD_destroy_response(server->response);
+}
+
+int efferent_floor_sqlite_insert(const char *path, const uint8_t *blob, size_t blob_length, int rows, int per_transaction) {
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(path, &db);
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                     "CREATE TABLE day (bucket TEXT NOT NULL, day TEXT NOT NULL, bytes INTEGER NOT NULL,"
+                     " uploaded INTEGER NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (bucket, day));"
+                     "CREATE INDEX day_listing ON day (bucket, day, bytes, uploaded);", NULL, NULL, NULL);
+    sqlite3_stmt *insert = NULL;
+    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO day VALUES (?, ?, ?, ?, ?)", -1, &insert, NULL);
+    char day[16];
+    for (int i = 0; i < rows && rc == SQLITE_OK; i++) {
+        if (i % per_transaction == 0) sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+        snprintf(day, sizeof day, "%04d-%02d-%02d", 1990 + i / 372, 1 + (i / 31) % 12, 1 + i % 31);
+        sqlite3_bind_text(insert, 1, "abcdefghijklmnopqrstuvwxyz", -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 2, day, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(insert, 3, (sqlite3_int64)blob_length);
+        sqlite3_bind_int64(insert, 4, i);
+        sqlite3_bind_blob(insert, 5, blob, (int)blob_length, SQLITE_STATIC);
+        if (sqlite3_step(insert) != SQLITE_DONE) rc = sqlite3_errcode(db);
+        sqlite3_reset(insert);
+        if (i % per_transaction == per_transaction - 1 || i == rows - 1) sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    }
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : rc;
+}

@@ -1,0 +1,27 @@
+// Reference floors for scripts/bench, in plain C on the same libraries Efferent uses, so each
+// Swift figure is printed next to what the libraries alone cost in the same run. Never used by
+// the product.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+// Raw deflate (level 6, one reused stream) then an RFC 9180 base-mode HPKE seal written directly
+// on libsodium, for `count` bodies laid end to end in `bodies` with lengths `lengths`.
+// Returns the total sealed bytes, or -1 on failure.
+long long efferent_floor_seal(const uint8_t *bodies, const size_t *lengths, size_t count,
+                              const uint8_t recipient_public[32], uint8_t *scratch, size_t scratch_size);
+
+// HPKE open then raw inflate for `count` sealed blobs; returns the total inflated bytes or -1.
+long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size_t count,
+                              const uint8_t recipient_private[32], const uint8_t recipient_public[32],
+                              uint8_t *scratch, size_t scratch_size);
+
+// A bare libmicrohttpd daemon (thread pool of `threads`) answering every request with `body`.
+// Returns an opaque handle, or NULL; the bound port is written to *port.
+void *efferent_floor_http_start(const uint8_t *body, size_t length, unsigned threads, unsigned *port);
+void efferent_floor_http_stop(void *daemon);
+
+// Inserts `rows` rows of (bucket, day, bytes, uploaded, blob) into a fresh SQLite file in WAL
+// mode with synchronous=NORMAL, `per_transaction` rows a transaction. Returns 0 or an error code.
+int efferent_floor_sqlite_insert(const char *path, const uint8_t *blob, size_t blob_length,
+                                 int rows, int per_transaction);

@@ -1,0 +1,111 @@
+import CBenchFloor
+import EfferentBindings
+import EfferentCore
+import Foundation
+
+/// Issue 2's figures: a synthetic decade sealed and opened by the core, next to libsodium's HPKE
+/// plus zlib written directly in C over the same bodies.
+enum CoreBench {
+    static func run() throws {
+        let decade = SyntheticDecade.days()
+        let eventCount = decade.reduce(0) { $0 + $1.1.count }
+        let reading = ReadingKey()
+        let bucket = reading.bucket.rawValue
+        print("synthetic decade: \(decade.count) days, \(eventCount) events (\(eventCount / decade.count) a day)")
+
+        // Efferent: events → canonical body → deflate → HPKE seal, one core.
+        let deflater = try Deflater()
+        var sealed = [[UInt8]](repeating: [], count: decade.count)
+        var bodies = [[UInt8]](repeating: [], count: decade.count)
+        let sealTime = try Measure.seconds {
+            for (index, (day, events)) in decade.enumerated() {
+                let body = DayBody(events: events, timeZone: "Europe/Berlin")
+                sealed[index] = try SealedEnvelope.seal(try body.deflated(using: deflater), to: reading.publicKey,
+                                                        aad: .day(bucket: bucket, day: day))
+                bodies[index] = body.bytes
+            }
+        }
+        let sealedBytes = sealed.reduce(0) { $0 + $1.count }
+
+        // Floor: the same bodies, already encoded, deflated and sealed by C on the same libraries.
+        let flatBodies = bodies.flatMap { $0 }
+        let lengths = bodies.map(\.count)
+        var scratch = [UInt8](repeating: 0, count: 8 * 1024 * 1024)
+        var floorSealed: Int64 = 0
+        let floorSealTime = Measure.seconds {
+            floorSealed = efferent_floor_seal(flatBodies, lengths, lengths.count, reading.publicKey.rawRepresentation, &scratch, scratch.count)
+        }
+        guard floorSealed > 0 else { throw BenchError("the C seal floor failed") }
+
+        // Efferent: open → inflate (16 MiB cap) → decode → expand into events with ids.
+        let inflater = try Inflater()
+        var expanded = 0
+        let openTime = try Measure.seconds {
+            expanded = 0
+            for (index, (day, _)) in decade.enumerated() {
+                let plaintext = try SealedEnvelope.open(sealed[index], with: reading.privateKey, aad: .day(bucket: bucket, day: day))
+                guard case let .columnar(columns) = try DayBody.inflate(plaintext, using: inflater).decoded() else {
+                    throw BenchError("a sealed day did not decode as layout 2")
+                }
+                expanded += columns.expandedEvents().count
+            }
+        }
+        guard expanded == eventCount else { throw BenchError("opened \(expanded) events of \(eventCount)") }
+
+        // Floor: C opens and inflates blobs it sealed (same bodies, same AAD length).
+        let floorBlobs = try floorSealedBlobs(bodies: bodies, reading: reading)
+        var inflatedTotal: Int64 = 0
+        let floorOpenTime = Measure.seconds {
+            inflatedTotal = efferent_floor_open(floorBlobs.flat, floorBlobs.lengths, floorBlobs.lengths.count,
+                                                reading.privateKey.rawRepresentation, reading.publicKey.rawRepresentation,
+                                                &scratch, scratch.count)
+        }
+        guard inflatedTotal == Int64(flatBodies.count) else { throw BenchError("the C open floor failed") }
+
+        // Where the open path's time goes, one pass each.
+        var plaintexts = [[UInt8]](), inflated = [DayBody](), decoded = [ColumnarDay]()
+        let openOnly = try Measure.seconds(runs: 1) {
+            plaintexts = try decade.enumerated().map { index, entry in
+                try SealedEnvelope.open(sealed[index], with: reading.privateKey, aad: .day(bucket: bucket, day: entry.0))
+            }
+        }
+        let inflateOnly = try Measure.seconds(runs: 1) { inflated = try plaintexts.map { try DayBody.inflate($0, using: inflater) } }
+        let decodeOnly = try Measure.seconds(runs: 1) {
+            decoded = try inflated.compactMap { if case let .columnar(day) = try $0.decoded() { day } else { nil } }
+        }
+        let expandOnly = Measure.seconds(runs: 1) { _ = decoded.reduce(0) { $0 + $1.expandedEvents().count } }
+
+        Measure.header("Core: a decade of days (one core, median of 3)")
+        Measure.row("build + encode + deflate + seal, decade", Measure.format(sealTime, "s", digits: 3),
+                    "C deflate+HPKE " + Measure.format(floorSealTime, "s", digits: 3), ratio: sealTime / floorSealTime, goal: "≤ 2.00× floor")
+        Measure.row("open + inflate + decode + expand", Measure.format(Double(decade.count) / openTime, "days/s", digits: 0),
+                    "C HPKE+inflate " + Measure.format(Double(decade.count) / floorOpenTime, "days/s", digits: 0),
+                    ratio: floorOpenTime / openTime, goal: "≥ 5,000 days/s")
+        Measure.row("sealed bytes per event", Measure.format(Double(sealedBytes) / Double(eventCount), "B", digits: 2),
+                    "Efferent's decade 4.22 B", ratio: (Double(sealedBytes) / Double(eventCount)) / (4 * 1_048_576.0 / 994_336),
+                    goal: "≤ 4.5 B")
+        print(String(format: "  open path by stage: HPKE open %.3f s, inflate %.3f s, decode %.3f s, expand %.3f s",
+                     openOnly, inflateOnly, decodeOnly, expandOnly))
+        print("  sealed decade \(String(format: "%.2f", Double(sealedBytes) / 1_048_576)) MiB; uncompressed bodies "
+              + "\(String(format: "%.1f", Double(flatBodies.count) / 1_048_576)) MiB; peak RSS \(String(format: "%.0f", Measure.peakRSSMiB)) MiB")
+    }
+
+    static func floorSealedBlobs(bodies: [[UInt8]], reading: ReadingKey) throws -> (flat: [UInt8], lengths: [Int]) {
+        // Seal with the Swift envelope under the floor's fixed AAD, so the C open floor can open them.
+        let deflater = try Deflater()
+        var flat = [UInt8](), lengths = [Int]()
+        let aadBucket = "abcdefghijklmnopqrstuvwxyz"
+        for body in bodies {
+            let blob = try SealedEnvelope.seal(try deflater.compress(body), to: reading.publicKey,
+                                               aad: .day(bucket: aadBucket, day: CalendarDay(year: 2026, month: 8, day: 7)!))
+            flat += blob
+            lengths.append(blob.count)
+        }
+        return (flat, lengths)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

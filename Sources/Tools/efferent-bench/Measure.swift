@@ -1,0 +1,42 @@
+import Foundation
+
+/// Timing and reporting for scripts/bench: every figure is the median of several runs and is
+/// printed beside a reference measured in the same run, as a ratio.
+enum Measure {
+    /// Median wall time of `runs` calls of `body`, in seconds.
+    static func seconds(runs: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+        var times = [Double]()
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return times.sorted()[times.count / 2]
+    }
+
+    /// Peak resident set size of this process so far, in MiB (VmHWM).
+    static var peakRSSMiB: Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib / 1024
+    }
+
+    static func row(_ name: String, _ value: String, _ reference: String, ratio: Double?, goal: String) {
+        let ratioText = ratio.map { String(format: "%.2f×", $0) } ?? "—"
+        print(pad(name, 44) + pad(value, 18) + pad(reference, 26) + pad(ratioText, 9) + goal)
+    }
+
+    static func header(_ title: String) {
+        print("\n" + title)
+        print(pad("figure", 44) + pad("Efferent", 18) + pad("same-run reference", 26) + pad("ratio", 9) + "goal")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func format(_ value: Double, _ unit: String, digits: Int = 2) -> String {
+        String(format: "%.\(digits)f", value) + " " + unit
+    }
+}

@@ -1,0 +1,1 @@
+enum ServerBench { static func run() throws {} }
