@@ -228,7 +228,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
     if state.overLimit { return queue(context.responder.bodyTooLarge(head, limit: state.limit), on: connection) }
     context.inFlight.add(1, ordering: .relaxed)
     defer { context.inFlight.subtract(1, ordering: .relaxed) }
-    let request = HTTPRequest(method: head.method, target: head.target, headers: head.headers, body: state.body,
+    let request = HTTPRequest(method: head.method, target: head.target, lowercasedHeaders: head.headers, body: state.body,
                               clientAddress: head.clientAddress)
     state.body = []
     return queue(context.responder.respond(to: request), on: connection)

@@ -10,9 +10,16 @@ public struct HTTPRequest: Sendable {
     public var clientAddress: String
 
     public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = "127.0.0.1") {
+        self.init(method: method, target: target, lowercasedHeaders: Dictionary(headers.map { ($0.key.lowercased(), $0.value) },
+                                                                               uniquingKeysWith: { a, _ in a }),
+                  body: body, clientAddress: clientAddress)
+    }
+
+    /// For the daemon, whose header names are already lower case.
+    init(method: String, target: String, lowercasedHeaders: [String: String], body: [UInt8], clientAddress: String) {
         self.method = method
         self.target = target
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.headers = lowercasedHeaders
         self.body = body
         self.clientAddress = clientAddress
     }

@@ -105,4 +105,21 @@ public final class SQLiteStatement {
     }
 
     public func optionalBlob(_ column: Int32) -> [UInt8]? { isNull(column) ? nil : blob(column) }
+
+    /// Appends a blob column's bytes to `buffer` straight from SQLite's memory (no intermediate array).
+    public func appendBlob(_ column: Int32, to buffer: inout [UInt8]) {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let raw = sqlite3_column_blob(handle, column) else { return }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: raw, count: count))
+    }
+
+    /// Appends a text column's UTF-8 bytes to `buffer` straight from SQLite's memory.
+    public func appendText(_ column: Int32, to buffer: inout [UInt8]) {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let raw = sqlite3_column_text(handle, column) else { return }
+        buffer.append(contentsOf: UnsafeBufferPointer(start: raw, count: count))
+    }
+
+    /// The length in bytes of a text or blob column.
+    public func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 }

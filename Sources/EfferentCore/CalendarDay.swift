@@ -16,18 +16,27 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// Parses exactly ten ASCII characters `YYYY-MM-DD` naming a real date; anything else is `nil`.
     public init?(_ text: some StringProtocol) {
-        let c = Array(text.utf8)
-        guard c.count == 10, c[4] == 0x2D, c[7] == 0x2D else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var n = 0
-            for i in range {
-                guard c[i] >= 0x30, c[i] <= 0x39 else { return nil }
-                n = n * 10 + Int(c[i] - 0x30)
+        self.init(ascii: text.utf8)
+    }
+
+    /// Parses the ten bytes `YYYY-MM-DD` (a frame's day field, a stored key) without making a string.
+    public init?<Bytes: Collection<UInt8>>(ascii bytes: Bytes) {
+        guard bytes.count == 10 else { return nil }
+        var fields = (0, 0, 0)
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == 0x2D else { return nil }
+                continue
             }
-            return n
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let digit = Int(byte - 0x30)
+            switch offset {
+            case 0..<4: fields.0 = fields.0 * 10 + digit
+            case 5..<7: fields.1 = fields.1 * 10 + digit
+            default: fields.2 = fields.2 * 10 + digit
+            }
         }
-        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
-        self.init(year: y, month: m, day: d)
+        self.init(year: fields.0, month: fields.1, day: fields.2)
     }
 
     /// The day holding the Unix instant `seconds` in UTC.
@@ -71,12 +80,22 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     public var next: CalendarDay { adding(days: 1) }
     public var previous: CalendarDay { adding(days: -1) }
 
-    public var description: String {
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+    public var description: String { String(decoding: ascii, as: UTF8.self) }
+
+    /// The ten ASCII bytes of `YYYY-MM-DD`, written without string formatting (frames and
+    /// listings write thousands of days per answer).
+    public var ascii: [UInt8] {
+        var out = [UInt8](repeating: 0x2D, count: 10)
+        var y = year
+        for index in (0..<4).reversed() {
+            out[index] = UInt8(truncatingIfNeeded: 0x30 + y % 10)
+            y /= 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        out[5] = UInt8(truncatingIfNeeded: 0x30 + month / 10)
+        out[6] = UInt8(truncatingIfNeeded: 0x30 + month % 10)
+        out[8] = UInt8(truncatingIfNeeded: 0x30 + day / 10)
+        out[9] = UInt8(truncatingIfNeeded: 0x30 + day % 10)
+        return out
     }
 
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool {

@@ -100,8 +100,10 @@ import Testing
         _ = try store.storeDays(writer.bucket, writer: writer.writerKey.publicKey, days: ten.map { Frame.Day(day: $0, sealed: blob) },
                                 requestBytes: 0, quota: Quota(), now: Date())
         let cut = try store.range(writer.bucket, after: nil, through: ten.last!, maxDays: 92, maxBytes: ProtocolLimits.maxRangeBytes)
-        #expect(cut.days.count == 8 && cut.more)
-        #expect(cut.days.reduce(0) { $0 + $1.sealed.count } <= ProtocolLimits.maxRangeBytes)
+        #expect(cut.count == 8 && cut.more && cut.lastDay == ten[7])
+        let unpacked = try Frame.unpack(cut.frame)
+        #expect(unpacked.map(\.day) == Array(ten.prefix(8)))
+        #expect(unpacked.reduce(0) { $0 + $1.sealed.count } <= ProtocolLimits.maxRangeBytes)
     }
 
     @Test(arguments: TransportKind.allCases)

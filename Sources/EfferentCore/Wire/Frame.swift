@@ -40,9 +40,12 @@ public enum Frame {
         var out = [UInt8]()
         out.reserveCapacity(total)
         for entry in days {
-            out.append(contentsOf: entry.day.description.utf8)
+            out.append(contentsOf: entry.day.ascii)
             let n = UInt32(entry.sealed.count)
-            out.append(contentsOf: [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)])
+            out.append(UInt8(n >> 24))
+            out.append(UInt8(n >> 16 & 0xFF))
+            out.append(UInt8(n >> 8 & 0xFF))
+            out.append(UInt8(n & 0xFF))
             out.append(contentsOf: entry.sealed)
         }
         return out
@@ -61,7 +64,7 @@ public enum Frame {
             let left = body.endIndex - index
             guard left >= dayBytes + lengthBytes else { throw .leftover(count: left) }
             let dayText = body[index..<(index + dayBytes)]
-            guard let day = CalendarDay(String(decoding: dayText, as: UTF8.self)) else {
+            guard let day = CalendarDay(ascii: dayText) else {
                 throw .notADate(text: FrameError.printable(dayText))
             }
             if let previous = days.last, !(previous.day < day) {

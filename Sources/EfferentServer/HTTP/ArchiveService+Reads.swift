@@ -63,10 +63,8 @@ extension ArchiveService {
         let result = try store.range(id, after: start, through: to, maxDays: ProtocolLimits.maxRangeDays,
                                      maxBytes: ProtocolLimits.maxRangeBytes)
         var headers = [("Content-Type", "application/octet-stream")]
-        if result.more, let last = result.days.last { headers.append(("x-efferent-next", last.day.description)) }
-        guard !result.days.isEmpty else { return HTTPResponse(status: 200, headers: headers, body: []) }
-        let body = try Frame.pack(result.days.map { Frame.Day(day: $0.day, sealed: $0.sealed) })
-        return HTTPResponse(status: 200, headers: headers, body: body)
+        if result.more, let last = result.lastDay { headers.append(("x-efferent-next", last.description)) }
+        return HTTPResponse(status: 200, headers: headers, body: result.frame)
     }
 
     /// `GET /b/<b>/stats`: open to anyone (§7).

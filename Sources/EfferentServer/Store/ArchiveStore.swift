@@ -22,7 +22,8 @@ public protocol ArchiveStore: Sendable {
 
     func day(_ id: BucketID, _ day: CalendarDay) throws -> StoredDay?
 
-    /// Days after `after` up to `through`, whole, cut before `maxDays` or `maxBytes` would be passed.
+    /// Days after `after` up to `through`, whole, packed as a frame (§5.1), cut before `maxDays`
+    /// or `maxBytes` would be passed.
     func range(_ id: BucketID, after: CalendarDay?, through: CalendarDay, maxDays: Int, maxBytes: Int) throws -> RangeResult
 
     func stats(_ id: BucketID) throws -> BucketStats
@@ -109,9 +110,20 @@ public struct StoredDay: Sendable, Equatable {
 }
 
 public struct RangeResult: Sendable, Equatable {
-    public let days: [StoredDay]
+    /// The frame of the days returned (empty when there are none), ready to send.
+    public let frame: [UInt8]
+    /// How many days the frame holds, and the last of them.
+    public let count: Int
+    public let lastDay: CalendarDay?
     /// Whether days remain in the range after the last one returned.
     public let more: Bool
+
+    public init(frame: [UInt8], count: Int, lastDay: CalendarDay?, more: Bool) {
+        self.frame = frame
+        self.count = count
+        self.lastDay = lastDay
+        self.more = more
+    }
 }
 
 public struct BucketStats: Sendable, Equatable {

@@ -13,25 +13,24 @@ public final class SQLiteArchiveStore: ArchiveStore {
     public static let fileName = "archive.sqlite"
 
     private let writer: ConnectionSlot
-    private let readers: [ConnectionSlot]
-    private let nextReader = Atomic<Int>(0)
+    private let readers: ReaderPool
+    private let buckets = BucketCache()
     public let path: String
 
     /// Opens (creating if needed) the archive in `directory`, applying pending migrations.
-    public init(directory: String, readers readerCount: Int = 4) throws {
+    public init(directory: String, readers readerCount: Int = 16) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writerConnection = try Self.open(path)
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
         writer = ConnectionSlot(writerConnection)
-        var readers = [ConnectionSlot]()
-        for _ in 0..<max(1, readerCount) {
-            let connection = try Self.open(path)
+        let file = path
+        self.readers = ReaderPool(capacity: max(1, readerCount)) {
+            let connection = try Self.open(file)
             try connection.execute("PRAGMA query_only=ON")
-            readers.append(ConnectionSlot(connection))
+            return connection
         }
-        self.readers = readers
     }
 
     private static func open(_ path: String) throws -> SQLiteConnection {
@@ -45,20 +44,30 @@ public final class SQLiteArchiveStore: ArchiveStore {
     }
 
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let index = nextReader.add(1, ordering: .relaxed).newValue % readers.count
-        return try readers[index].use { db in try db.read { try body(db) } }
+        try readers.use { db in try db.read { try body(db) } }
     }
 
     /// Copies the archive into a new SQLite file with the online backup API: consistent while the
     /// service keeps writing.
     public func backup(to path: String) throws {
-        try readers[0].use { db in try db.backup(to: path) }
+        try readers.use { db in try db.backup(to: path) }
     }
 
     // MARK: Buckets
 
     public func bucket(_ id: BucketID) throws -> BucketRecord? {
-        try read { db in try Self.bucket(id, db) }
+        let (cached, generation) = buckets.lookup(id)
+        if let cached { return cached }
+        let record = try read { db in try Self.bucket(id, db) }
+        buckets.fill(id, record, generation: generation)
+        return record
+    }
+
+    /// A write transaction that changes bucket `id`: its cached record is dropped once committed
+    /// (and also when the write fails, since a failure may follow a partial change in memory).
+    func write<T: Sendable>(changing id: BucketID, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        defer { buckets.drop(id) }
+        return try write(body)
     }
 
     static func bucket(_ id: BucketID, _ db: SQLiteConnection) throws -> BucketRecord? {
@@ -72,7 +81,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
 
     public func claim(_ id: BucketID, writer key: Ed25519PublicKey, invite: InviteCode?, now: Date) throws -> ClaimResult {
         let ms = Self.milliseconds(now)
-        return try write { db in
+        return try write(changing: id) { db in
             if let existing = try Self.bucket(id, db) {
                 return existing.writer == key ? .alreadyYours : .anotherWriter
             }
@@ -92,7 +101,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
     }
 
     public func register(_ role: RegisteredRole, key: Ed25519PublicKey, bucket id: BucketID, writer: Ed25519PublicKey) throws -> RegisterResult {
-        try write { db in
+        try write(changing: id) { db in
             guard let bucket = try Self.bucket(id, db) else { return .notClaimed }
             guard bucket.writer == writer else { return .notOwner }
             let current = role == .reader ? bucket.reader : bucket.editor
@@ -122,7 +131,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
     public func storeDays(_ id: BucketID, writer key: Ed25519PublicKey, days: [Frame.Day], requestBytes: Int,
                           quota: Quota, now: Date) throws -> StoreDaysResult {
         let ms = Self.milliseconds(now)
-        return try write { db in
+        return try write(changing: id) { db in
             guard let bucket = try Self.bucket(id, db) else { return .notClaimed }
             guard bucket.writer == key else { return .anotherWriter }
             switch try Self.take(requestBytes, bucket: bucket, quota: quota, db) {
@@ -167,28 +176,40 @@ public final class SQLiteArchiveStore: ArchiveStore {
 
     public func range(_ id: BucketID, after: CalendarDay?, through: CalendarDay, maxDays: Int, maxBytes: Int) throws -> RangeResult {
         try read { db in
-            // Sizes first (from the covering index), so the cut is decided before any blob is read.
-            let listing = try db.statement("""
-                SELECT day, bytes FROM day WHERE bucket = ? AND day > ? AND day <= ? ORDER BY day LIMIT ?
-                """).rows([.text(id.rawValue), .text(after?.description ?? ""), .text(through.description),
-                           .integer(Int64(maxDays + 1))]) { ($0.text(0), Int($0.int64(1))) }
-            var chosen = [String]()
-            var total = 0
-            for (day, bytes) in listing.prefix(maxDays) {
-                if !chosen.isEmpty && total + bytes > maxBytes { break }
-                chosen.append(day)
-                total += bytes
-            }
-            let fetch = try db.statement("SELECT sealed, uploaded FROM day WHERE bucket = ? AND day = ?")
-            var days = [StoredDay]()
-            for day in chosen {
-                if let stored = try fetch.first([.text(id.rawValue), .text(day)], { row in
-                    StoredDay(day: try Self.day(day), sealed: row.blob(0), uploaded: row.int64(1))
-                }) {
-                    days.append(stored)
+            // One pass in day order: each row's size is read before its blob, so the cut at
+            // `maxBytes` is made without reading a blob that will not be sent.
+            let statement = try db.statement("""
+                SELECT day, bytes, uploaded, sealed FROM day WHERE bucket = ? AND day > ? AND day <= ? ORDER BY day LIMIT ?
+                """)
+            try statement.bind([.text(id.rawValue), .text(after?.description ?? ""), .text(through.description),
+                                .integer(Int64(maxDays + 1))])
+            // The frame is written straight from SQLite's row memory: day, length, blob (§5.1).
+            var frame = [UInt8]()
+            var count = 0
+            var blobBytes = 0
+            var lastOffset = 0
+            var more = false
+            while try statement.step() {
+                let bytes = statement.byteCount(3)
+                if count == maxDays || (count > 0 && blobBytes + bytes > maxBytes) {
+                    more = true
+                    break
                 }
+                guard statement.byteCount(0) == Frame.dayBytes else { throw StoreError.cannotOpen("a stored day is not a date") }
+                if count == 0 { frame.reserveCapacity(min(maxBytes, bytes * maxDays) + maxDays * 14) }
+                lastOffset = frame.count
+                statement.appendText(0, to: &frame)
+                let n = UInt32(bytes)
+                frame.append(UInt8(n >> 24))
+                frame.append(UInt8(n >> 16 & 0xFF))
+                frame.append(UInt8(n >> 8 & 0xFF))
+                frame.append(UInt8(n & 0xFF))
+                statement.appendBlob(3, to: &frame)
+                count += 1
+                blobBytes += bytes
             }
-            return RangeResult(days: days, more: listing.count > chosen.count)
+            let lastDay = count == 0 ? nil : CalendarDay(ascii: frame[lastOffset..<(lastOffset + Frame.dayBytes)])
+            return RangeResult(frame: frame, count: count, lastDay: lastDay, more: more)
         }
     }
 
@@ -207,7 +228,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
 
     public func enqueueEdit(_ id: BucketID, edit: IncomingEdit, quota: Quota, now: Date) throws -> EnqueueResult {
         let ms = Self.milliseconds(now)
-        return try write { db in
+        return try write(changing: id) { db in
             guard let bucket = try Self.bucket(id, db), let editor = bucket.editor else { return .noEditor }
             guard editor == edit.editor else { return .notTheEditor }
             let pending = Int(try db.statement("SELECT count(*) FROM edit WHERE bucket = ? AND answered IS NULL")
@@ -294,7 +315,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
     }
 
     public func removeBucket(_ id: BucketID) throws -> Bool {
-        try write { db in
+        try write(changing: id) { db in
             try db.statement("DELETE FROM day WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM edit WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM bucket WHERE id = ?").run([.text(id.rawValue)])

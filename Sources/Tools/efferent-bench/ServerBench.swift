@@ -1,1 +1,121 @@
-enum ServerBench { static func run() throws {} }
+import CBenchFloor
+import EfferentBindings
+import EfferentCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Issue 3's figures: the real `efferent-server` process under wrk on loopback, next to a bare
+/// libmicrohttpd handler returning the same bytes and SQLite's raw insert rate for the same rows.
+enum ServerBench {
+    static func run() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is not installed (scripts/bench installs it)") }
+        let work = NSTemporaryDirectory() + "efferent-bench-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let server = try BenchServer(data: work + "/data")
+        defer { server.stop() }
+
+        // One archive holding a synthetic decade, uploaded a month-sized frame at a time.
+        let decade = SyntheticDecade.days()
+        let owner = BenchWriter()
+        try owner.claim(server.port)
+        let deflater = try Deflater()
+        let sealed = try decade.map { day, events in
+            Frame.Day(day: day, sealed: try SealedEnvelope.seal(try DayBody(events: events, timeZone: "Europe/Berlin").deflated(using: deflater),
+                                                                to: owner.reading.publicKey, aad: .day(bucket: owner.bucket.rawValue, day: day)))
+        }
+        let frames = stride(from: 0, to: sealed.count, by: 31).map { Array(sealed[$0..<min($0 + 31, sealed.count)]) }
+        var uploadedBytes = 0
+        let uploadTime = try Measure.seconds(runs: 1) {
+            for frame in frames { uploadedBytes += try owner.upload(frame, port: server.port) }
+        }
+
+        // Listing the decade: four pages of up to 1000 days.
+        var pages = 0
+        let listTime = try Measure.seconds(runs: 5) { pages = try owner.walkListing(port: server.port) }
+
+        // 32 readers asking for 92-day ranges, against a bare handler returning the same bytes.
+        let rangePath = "/b/\(owner.bucket)/d?from=\(decade[400].0)&to=\(decade[491].0)"
+        let answer = try owner.get(rangePath, port: server.port)
+        guard try Frame.unpack(answer, allowingEmpty: true).count == 92 else { throw BenchError("the range answer did not hold 92 days") }
+        let efferentRange = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
+        var barePort: UInt32 = 0
+        guard let bare = efferent_floor_http_start(answer, answer.count, 2, &barePort) else { throw BenchError("the bare daemon did not start") }
+        let bareRange = try Wrk.run(url: "http://127.0.0.1:\(barePort)/range", threads: 2, connections: 32)
+        efferent_floor_http_stop(bare)
+
+        // 4 writers storing month frames into 4 archives, against SQLite inserting the same rows.
+        var scripts = [String]()
+        for index in 0..<4 {
+            let writer = BenchWriter()
+            try writer.claim(server.port)
+            let days = Array(sealed[(index * 31)..<(index * 31 + 31)])
+            scripts.append(try writer.wrkRequest(days, directory: work, index: index))
+        }
+        let frameRun = try Wrk.run(url: "http://127.0.0.1:\(server.port)/", threads: 4, connections: 4,
+                                   script: Wrk.perThreadScript(scripts, directory: work))
+        let rowBytes = sealed[0..<31].map(\.sealed.count).reduce(0, +) / 31
+        let rows = 31 * 3000
+        var rawSeconds = 0.0
+        rawSeconds = Measure.seconds(runs: 1) {
+            _ = efferent_floor_sqlite_insert(work + "/raw.sqlite", [UInt8](repeating: 7, count: rowBytes), rowBytes, Int32(rows), 31)
+        }
+        let rawFrames = Double(rows) / 31 / rawSeconds
+        let rss = server.peakRSSMiB
+
+        Measure.header("Service: efferent-server (release) on loopback, wrk, 2 cores shared with the load")
+        Measure.row("first upload of the decade", Measure.format(uploadTime, "s", digits: 2),
+                    "\(frames.count) requests, \(uploadedBytes / 1024) KiB", ratio: nil, goal: "")
+        Measure.row("range answers (92 days), 32 readers", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
+                    "bare MHD " + Measure.format(bareRange.requestsPerSecond, "req/s", digits: 0),
+                    ratio: efferentRange.bytesPerSecond / bareRange.bytesPerSecond, goal: "≥ 0.50× bytes/s")
+        Measure.row("range answer p99, 32 connections", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
+                    "bare MHD " + Measure.format(bareRange.p99Milliseconds, "ms", digits: 2),
+                    ratio: efferentRange.p99Milliseconds / bareRange.p99Milliseconds, goal: "< 20 ms")
+        Measure.row("month frames stored, 4 writers", Measure.format(frameRun.requestsPerSecond, "frames/s", digits: 0),
+                    "raw SQLite " + Measure.format(rawFrames, "frames/s", digits: 0),
+                    ratio: frameRun.requestsPerSecond / rawFrames, goal: "≥ 0.30×")
+        Measure.row("listing a decade (\(pages) pages)", Measure.format(listTime * 1000, "ms", digits: 1),
+                    "bare MHD " + Measure.format(Double(pages) * 1000 / bareRange.requestsPerSecond * 32, "ms", digits: 1),
+                    ratio: nil, goal: "")
+        Measure.row("service peak RSS", Measure.format(rss, "MiB", digits: 1), "", ratio: nil, goal: "< 100 MB")
+        if frameRun.non2xx > 0 || efferentRange.non2xx > 0 {
+            throw BenchError("the service refused \(frameRun.non2xx + efferentRange.non2xx) requests under load")
+        }
+    }
+}
+
+/// The release `efferent-server` binary beside this one, on a free loopback port.
+final class BenchServer {
+    let process = Process()
+    let port: Int
+
+    init(data: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent-server")
+        port = Int.random(in: 20_000...60_000)
+        process.executableURL = binary
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
+                             "--max-bucket-bytes", "1099511627776", "--max-service-bytes", "1099511627776"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 {
+            if (try? BenchWriter.plainGet("http://127.0.0.1:\(port)/health")) != nil { return }
+            usleep(25_000)
+        }
+        throw BenchError("efferent-server did not start")
+    }
+
+    var peakRSSMiB: Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib / 1024
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
