@@ -147,3 +147,12 @@ import Testing
         #expect(try await service.send(HTTPRequest(method: "GET", target: "/b/\(b)/stats")).status == 200, "stats stay open")
     }
 }
+
+@Suite struct ISOTimeTests {
+    @Test func millisecondInstantsAndHTTPDates() {
+        #expect(ISOTime.milliseconds(0) == "1970-01-01T00:00:00.000Z")
+        #expect(ISOTime.milliseconds(1_786_093_200_045) == "2026-08-07T09:00:00.045Z")
+        #expect(ISOTime.milliseconds(-1) == "1969-12-31T23:59:59.999Z")
+        #expect(ISOTime.httpDate(784_111_777_000) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+}

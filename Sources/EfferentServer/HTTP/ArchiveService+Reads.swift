@@ -33,12 +33,27 @@ extension ArchiveService {
         let start = after ?? from?.previous
         let rows = try store.listDays(id, after: start, through: to, limit: limit + 1)
         let page = rows.prefix(limit)
-        let next: JSONValue = rows.count > limit ? .string(page.last!.day.description) : .null
-        let days = page.map { entry -> JSONValue in
-            .object(["day": .string(entry.day.description), "bytes": .number(Double(entry.bytes)),
-                     "uploaded": .string(ISOTime.milliseconds(entry.uploaded))])
+        // Written member by member (keys sorted, as every answer): a page is up to 1000 entries.
+        var writer = JSONWriter(reservingCapacity: 64 + page.count * 72)
+        writer.raw("{\"days\":[")
+        for (index, entry) in page.enumerated() {
+            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+            writer.raw("{\"bytes\":")
+            writer.integer(Int64(entry.bytes))
+            writer.raw(",\"day\":\"")
+            for byte in entry.day.ascii { writer.raw(byte: byte) }
+            writer.raw("\",\"uploaded\":")
+            writer.string(ISOTime.milliseconds(entry.uploaded))
+            writer.raw(byte: UInt8(ascii: "}"))
         }
-        return Self.json(200, .object(["days": .array(days), "next": next]))
+        writer.raw("],\"next\":")
+        if rows.count > limit, let last = page.last {
+            writer.string(last.day.description)
+        } else {
+            writer.raw("null")
+        }
+        writer.raw(byte: UInt8(ascii: "}"))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: writer.bytes)
     }
 
     /// `GET /b/<b>/d/<day>`: one sealed day, verbatim.

@@ -5,10 +5,23 @@ import EfferentCore
 enum ISOTime {
     static func milliseconds(_ ms: Int64) -> String {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let millis = ms - seconds * 1000
+        let millis = Int(ms - seconds * 1000)
         let day = CalendarDay(unixSeconds: seconds)
-        let inDay = seconds - day.startUnixSeconds
-        return "\(day)T\(pad(inDay / 3600))" + ":\(pad(inDay / 60 % 60)):\(pad(inDay % 60)).\(pad(millis, 3))Z"
+        let inDay = Int(seconds - day.startUnixSeconds)
+        var bytes = day.ascii
+        bytes.reserveCapacity(24)
+        func two(_ n: Int) { bytes.append(UInt8(0x30 + n / 10)); bytes.append(UInt8(0x30 + n % 10)) }
+        bytes.append(UInt8(ascii: "T"))
+        two(inDay / 3600)
+        bytes.append(UInt8(ascii: ":"))
+        two(inDay / 60 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(inDay % 60)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(0x30 + millis / 100))
+        two(millis % 100)
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// RFC 9110 §5.6.7 IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
