@@ -28,6 +28,9 @@ let package = Package(
         // The archive service: router → handlers → store.
         .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentBindings"]),
 
+        // The writer (the phone's role): export import → source store → ledger → days → uploads.
+        .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings"]),
+
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
@@ -51,6 +54,7 @@ let package = Package(
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),

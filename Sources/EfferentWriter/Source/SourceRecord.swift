@@ -1,0 +1,79 @@
+/// One sample as an export holds it, before mapping to a protocol metric: what every reader of
+/// outside formats (Apple Health XML, NDJSON) produces and the source store keeps.
+///
+/// Instants are Unix seconds (Apple's exports have whole seconds; other formats may carry
+/// fractions, which the day body floors). Nothing here is converted yet: `unit` is the export's
+/// own unit string and `value` the number written beside it.
+public struct SourceRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// `HKQuantityTypeIdentifier…`: a number with a unit.
+        case quantity
+        /// `HKCategoryTypeIdentifier…`: an enum string (sleep stages) or nothing.
+        case category
+        /// `Workout`: an activity type and a duration.
+        case workout
+    }
+
+    public var kind: Kind
+    /// The HealthKit identifier (`HKQuantityTypeIdentifierStepCount`, `HKCategoryTypeIdentifierSleepAnalysis`,
+    /// `HKWorkoutTypeIdentifier`) — English in every locale.
+    public var type: String
+    /// `sourceName`: personal, localized, opaque UTF-8 (`Simon’s iPhone`).
+    public var source: String
+    /// The device's model as parsed from the `HKDevice` description (`Watch`, `iPhone`), when known.
+    public var deviceModel: String?
+    public var start: Double
+    public var end: Double
+    /// Quantities: the number as written. Workouts: nil.
+    public var value: Double?
+    /// Quantities: the export's unit string (`kJ`, `mi`, `count/min`). Workouts: nil.
+    public var unit: String?
+    /// Categories: the value string (`HKCategoryValueSleepAnalysisAsleepCore`), or nil.
+    public var category: String?
+    /// Workouts: `HKWorkoutActivityTypeRunning` (XML) or the raw number as text.
+    public var activity: String?
+    /// Workouts: duration in seconds.
+    public var duration: Double?
+    /// The `HKTimeZone` metadata, when the record carries one.
+    public var timeZone: String?
+
+    public init(kind: Kind, type: String, source: String, deviceModel: String? = nil, start: Double, end: Double,
+                value: Double? = nil, unit: String? = nil, category: String? = nil, activity: String? = nil,
+                duration: Double? = nil, timeZone: String? = nil) {
+        self.kind = kind
+        self.type = type
+        self.source = source
+        self.deviceModel = deviceModel
+        self.start = start
+        self.end = end
+        self.value = value
+        self.unit = unit
+        self.category = category
+        self.activity = activity
+        self.duration = duration
+        self.timeZone = timeZone
+    }
+}
+
+/// Apple's own daily figures for Watch users (`ActivitySummary`), kept to check our totals against.
+public struct ActivitySummaryRecord: Sendable, Equatable {
+    /// A local calendar date as the export writes it (`dateComponents`).
+    public var day: String
+    /// Active energy in kilocalories (converted from the element's own unit).
+    public var activeEnergyKilocalories: Double?
+    public var exerciseMinutes: Double?
+    public var standHours: Double?
+
+    public init(day: String, activeEnergyKilocalories: Double?, exerciseMinutes: Double?, standHours: Double?) {
+        self.day = day
+        self.activeEnergyKilocalories = activeEnergyKilocalories
+        self.exerciseMinutes = exerciseMinutes
+        self.standHours = standHours
+    }
+}
+
+/// Where parsed export content goes: the importer streams into it, so nothing holds a whole export.
+public protocol ExportSink: AnyObject {
+    func record(_ record: SourceRecord) throws
+    func activitySummary(_ summary: ActivitySummaryRecord) throws
+}
