@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "EfferentCore", targets: ["EfferentCore"]),
         .executable(name: "efferent-server", targets: ["efferent-server"]),
+        .executable(name: "efferent", targets: ["efferent"]),
     ],
     targets: [
         // C libraries from Debian, one system-library target each.
@@ -28,14 +29,18 @@ let package = Package(
         // The archive service: router → handlers → store.
         .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentBindings"]),
 
+        // The service client both sides use: signed requests, retries, the service clock.
+        .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentBindings"]),
+
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
-        .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings"]),
+        .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
 
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentBindings"]),
+        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentClient", "EfferentCommandLine", "EfferentCore"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
@@ -54,7 +59,9 @@ let package = Package(
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
+        .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
+                                                          "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),

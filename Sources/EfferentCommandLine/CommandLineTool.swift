@@ -7,7 +7,7 @@ public protocol Subcommand {
     init(_ arguments: ParsedArguments) throws(UsageError)
     /// Does the work; returns the process exit code. Errors thrown here are printed as
     /// `error: <sentence>` with exit code 1 (or the error's own `exitCode`).
-    func run() throws -> Int32
+    func run() async throws -> Int32
 }
 
 /// An error that knows which exit code it deserves (sysexits.h).
@@ -37,7 +37,7 @@ public struct CommandLineTool {
     }
 
     /// Parses `arguments` (without the program name), runs the subcommand, returns the exit code.
-    public func run(_ arguments: [String]) -> Int32 {
+    public func run(_ arguments: [String]) async -> Int32 {
         guard let first = arguments.first else {
             FileHandle.standardError.write(Data(help.utf8))
             return 64
@@ -61,7 +61,7 @@ public struct CommandLineTool {
                 return 0
             }
             let instance = try command.init(parsed)
-            return try instance.run()
+            return try await instance.run()
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             return 64

@@ -8,4 +8,4 @@ let tool = CommandLineTool(
     abstract: "The Efferent archive service: stores whole sealed days it cannot open.",
     version: "0.1.0",
     subcommands: [Serve.self, Invite.self, Backup.self, Stats.self, RemoveBucket.self])
-exit(tool.run(Array(CommandLine.arguments.dropFirst())))
+exit(await tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,187 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+import Foundation
+
+/// `efferent push` (§9.5, §9.6): rebuilds the days that changed, sends only those whose
+/// fingerprint differs from what the archive last accepted, in month frames, four in flight; marks
+/// clean exactly the days the service names; and once a day walks the archive's listing to catch
+/// days it lost.
+public final class Pusher {
+    public struct Report: Sendable, Equatable {
+        public var built = 0
+        public var unchanged = 0
+        public var sent = 0
+        public var requests = 0
+        public var bytes = 0
+        public var refused = 0
+        public var parked = 0
+        /// Days the archive check found missing or wrong and sent again; nil when no check ran.
+        public var checkedMissing: Int?
+        /// Why the check could not finish (the send went ahead).
+        public var checkFailure: String?
+    }
+
+    public enum Check: Sendable { case daily, always, never }
+
+    public struct Progress: Sendable {
+        public let done: Int
+        public let total: Int
+        public let bytes: Int
+    }
+
+    let store: SourceStore
+    let builder: DayBuilder
+    let client: ArchiveClient
+    let reading: ReadingKey
+    let writer: Ed25519PrivateKey
+    let now: @Sendable () -> Date
+    public var progress: ((Progress) -> Void)?
+    public static let maxFrameBytes = ProtocolLimits.writerFrameBytes
+    public static let inFlight = 4
+
+    public init(store: SourceStore, builder: DayBuilder, client: ArchiveClient, reading: ReadingKey, writer: Ed25519PrivateKey,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.builder = builder
+        self.client = client
+        self.reading = reading
+        self.writer = writer
+        self.now = now
+    }
+
+    var today: CalendarDay { store.zone.day(of: now().timeIntervalSince1970) }
+
+    public func run(check: Check = .daily) async throws -> Report {
+        var report = Report()
+        // §9.4: the last 7 days are re-read every run (the Watch syncs late); unchanged ones cost nothing.
+        try store.markDays((0..<7).map { today.adding(days: -$0) }.filter { $0 >= (try store.earliestDay() ?? today) })
+        try store.backfill(through: today)
+        if try shouldCheck(check) {
+            do {
+                report.checkedMissing = try await checkArchive()
+                try store.setMeta("reconcile.lastAt", String(now().timeIntervalSince1970))
+            } catch {
+                // §9.6: a check that cannot finish marks nothing and does not count as done.
+                report.checkFailure = "\(error)"
+            }
+        }
+        try await send(&report)
+        try store.setMeta("clock.offset", String(client.clock.currentOffset))
+        report.parked = try store.parkedDays().count
+        return report
+    }
+
+    func shouldCheck(_ check: Check) throws -> Bool {
+        switch check {
+        case .always: return true
+        case .never: return false
+        case .daily:
+            guard let last = try store.meta("reconcile.lastAt").flatMap(Double.init) else { return true }
+            return now().timeIntervalSince1970 - last >= 86_400
+        }
+    }
+
+    /// Walks the whole listing and re-marks every day the archive lacks or holds with another
+    /// size than the one accepted. Returns how many were re-marked; throws if the walk cannot finish.
+    func checkArchive() async throws -> Int {
+        let listed = try await client.listing(readKey: reading.readKey)
+        var sizes = [CalendarDay: Int]()
+        for entry in listed { sizes[entry.day] = entry.bytes }
+        var missing = [CalendarDay]()
+        for entry in try store.ledgerDays() where entry.day <= today {
+            if sizes[entry.day] == nil || (entry.bytes != nil && sizes[entry.day] != entry.bytes) { missing.append(entry.day) }
+        }
+        try store.markMissing(missing)
+        return missing.count
+    }
+
+    /// Builds pending days newest first, packs month frames and sends them four at a time.
+    func send(_ report: inout Report) async throws {
+        let deflater = try Deflater()
+        let pending = try store.pendingDays()
+        var frames = [[SealedDay]]()
+        var current = [SealedDay]()
+        var currentBytes = 0
+        func close() {
+            guard !current.isEmpty else { return }
+            frames.append(current.sorted { $0.day < $1.day })
+            current = []
+            currentBytes = 0
+        }
+        for day in pending {
+            let body = try builder.body(for: day)
+            report.built += 1
+            let digest = body.fingerprint
+            if let known = try store.ledger(day)?.digest, known == digest {
+                try store.unchanged(day)
+                report.unchanged += 1
+                continue
+            }
+            let sealed = try SealedEnvelope.seal(try body.deflated(using: deflater), to: reading.publicKey,
+                                                 aad: .day(bucket: client.bucket.rawValue, day: day))
+            let size = Frame.dayBytes + Frame.lengthBytes + sealed.count
+            if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) { close() }
+            current.append(SealedDay(day: day, sealed: sealed, digest: digest))
+            currentBytes += size
+        }
+        close()
+        let total = frames.reduce(0) { $0 + $1.count }
+        var done = 0
+        progress?(Progress(done: 0, total: total, bytes: 0))
+        var next = 0
+        try await withThrowingTaskGroup(of: (Int, Result<UploadAnswer, ArchiveError>).self) { group in
+            func launch() {
+                guard next < frames.count else { return }
+                let index = next, frame = frames[index]
+                let client = self.client, writer = self.writer
+                group.addTask {
+                    do throws(ArchiveError) {
+                        return (index, .success(try await client.upload(frame.map { Frame.Day(day: $0.day, sealed: $0.sealed) }, writer: writer)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+                next += 1
+            }
+            for _ in 0..<Self.inFlight { launch() }
+            while let (index, result) = try await group.next() {
+                let frame = frames[index]
+                report.requests += 1
+                switch result {
+                case let .success(answer):
+                    let stored = Set(answer.stored)
+                    try store.transaction {
+                        for day in frame where stored.contains(day.day) {
+                            try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count)
+                        }
+                    }
+                    report.sent += stored.count
+                    report.bytes += answer.bytes
+                    if !stored.isEmpty { try store.setMeta("upload.lastAt", String(now().timeIntervalSince1970)) }
+                case let .failure(error):
+                    // A 4xx counts an attempt against the days; 5xx and network failures were
+                    // already retried and leave the days marked for the next run.
+                    if let status = error.status, (400..<500).contains(status), status != 429 {
+                        try store.countAttempt(frame.map(\.day))
+                        report.refused += frame.count
+                    }
+                    if !error.isTransient && error.status == nil { throw error }
+                    lastError = error
+                }
+                done += frame.count
+                progress?(Progress(done: done, total: total, bytes: report.bytes))
+                launch()
+            }
+        }
+        if report.sent == 0, total > 0, let lastError { throw lastError }
+    }
+
+    private var lastError: ArchiveError?
+
+    struct SealedDay: Sendable {
+        let day: CalendarDay
+        let sealed: [UInt8]
+        let digest: [UInt8]
+    }
+}

@@ -1,0 +1,133 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+import Foundation
+
+/// The writer's local store (`writer.sqlite` in the profile): every record imported, the day each
+/// belongs to, and the ledger of days (§9.1). Every change marks its days in the same
+/// transaction as the change itself, so no record can be stored without its day going out.
+///
+/// One connection, one owner: the writer is one process doing one thing at a time.
+public final class SourceStore {
+    public static let fileName = "writer.sqlite"
+    let db: SQLiteConnection
+    public let zone: ZoneCalendar
+
+    public init(path: String, zone: ZoneCalendar) throws {
+        db = try SQLiteConnection(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;")
+        try WriterSchema.migrate(db, now: Date().timeIntervalSince1970)
+        self.zone = zone
+    }
+
+    // MARK: Meta
+
+    public func meta(_ key: String) throws -> String? {
+        try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(key)]) { $0.text(0) }
+    }
+
+    public func setMeta(_ key: String, _ value: String?) throws {
+        if let value {
+            try db.statement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                .run([.text(key), .text(value)])
+        } else {
+            try db.statement("DELETE FROM meta WHERE key = ?").run([.text(key)])
+        }
+    }
+
+    // MARK: Marking days
+
+    /// Marks days to be rebuilt and sent; their attempts start over. Call inside a transaction
+    /// that also holds the change that touched them.
+    func mark(_ days: some Sequence<String>) throws {
+        let statement = try db.statement("""
+            INSERT INTO day (day, dirty, attempts) VALUES (?, 1, 0) ON CONFLICT (day) DO UPDATE SET dirty = 1, attempts = 0
+            """)
+        for day in days { try statement.run([.text(day)]) }
+    }
+
+    /// Marks `days` to be rebuilt without touching their refusal counts (the re-read of recent
+    /// days, §9.4); with `forget` their fingerprints are cleared so they go even if unchanged.
+    public func markDays(_ days: [CalendarDay], forget: Bool = false) throws {
+        try db.write {
+            let statement = try db.statement("INSERT INTO day (day, dirty) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET dirty = 1")
+            for day in days { try statement.run([.text(day.description)]) }
+            if forget {
+                let clear = try db.statement("UPDATE day SET digest = NULL WHERE day = ?")
+                for day in days { try clear.run([.text(day.description)]) }
+            }
+        }
+    }
+
+    // MARK: Imports
+
+    /// Starts an import run; records go through the returned session.
+    public func beginImport(source: String, format: String, full: Bool) throws -> ImportSession {
+        try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, ?, ?, ?)")
+            .run([.text(source), .text(format), .integer(full ? 1 : 0), .real(Date().timeIntervalSince1970)])
+        return ImportSession(store: self, run: db.lastInsertRowID, full: full)
+    }
+
+    // MARK: Reading records
+
+    /// Every record whose start falls on `day` (in the pinned zone).
+    public func records(on day: CalendarDay) throws -> [StoredRecord] {
+        try db.statement("""
+            SELECT metric, total, source, device, start, end, value, unit, stage, activity, duration FROM record WHERE day = ?
+            """).rows([.text(day.description)]) { row in
+            StoredRecord(metric: row.text(0), isTotal: row.int64(1) == 1, source: row.text(2), device: row.optionalText(3),
+                         start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
+                         unit: row.optionalText(7), stage: row.optionalText(8), activity: row.optionalText(9),
+                         duration: row.isNull(10) ? nil : row.double(10))
+        }
+    }
+
+    /// Total samples whose span reaches into `[start, end)` though they start on another day: a
+    /// sample across midnight contributes to both days' totals, prorated (§4.1).
+    public func totalsSpanning(into start: Int64, _ end: Int64, excludingDay day: CalendarDay) throws -> [StoredRecord] {
+        try db.statement("""
+            SELECT metric, total, source, device, start, end, value, unit FROM record
+            WHERE total = 1 AND start < ? AND end > ? AND start >= ? AND day <> ?
+            """).rows([.integer(end), .integer(start), .integer(start - 2 * 86_400), .text(day.description)]) { row in
+            StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
+                         start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
+                         unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)
+        }
+    }
+
+    /// The earliest day any record falls on.
+    public func earliestDay() throws -> CalendarDay? {
+        try db.statement("SELECT min(day) FROM record").first { $0.optionalText(0) }.flatMap { $0 }.flatMap { CalendarDay($0) }
+    }
+
+    public func recordCount() throws -> Int {
+        Int(try db.statement("SELECT count(*) FROM record").first { $0.int64(0) } ?? 0)
+    }
+
+    public func activitySummary(on day: CalendarDay) throws -> ActivitySummaryRecord? {
+        try db.statement("SELECT active_kcal, exercise_min, stand_hours FROM activity_summary WHERE day = ?")
+            .first([.text(day.description)]) { row in
+                ActivitySummaryRecord(day: day.description, activeEnergyKilocalories: row.isNull(0) ? nil : row.double(0),
+                                      exerciseMinutes: row.isNull(1) ? nil : row.double(1), standHours: row.isNull(2) ? nil : row.double(2))
+            }
+    }
+
+    public func activitySummaryDays() throws -> [CalendarDay] {
+        try db.statement("SELECT day FROM activity_summary ORDER BY day").rows { CalendarDay($0.text(0)) }.compactMap { $0 }
+    }
+}
+
+/// A record as the store keeps it: mapped to its metric, in the wire unit.
+public struct StoredRecord: Sendable, Equatable {
+    public let metric: String
+    public let isTotal: Bool
+    public let source: String
+    public let device: String?
+    public let start: Int64
+    public let end: Int64
+    public let value: Double?
+    public let unit: String?
+    public let stage: String?
+    public let activity: String?
+    public let duration: Double?
+}

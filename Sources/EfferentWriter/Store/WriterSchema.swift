@@ -1,0 +1,82 @@
+import EfferentBindings
+
+/// The writer's database: the source store (records, with the day each belongs to) and the ledger
+/// (§9.1: days, meta), in one SQLite file so that a change and the marks on its days commit
+/// together. Numbered migrations, recorded in `migration`.
+enum WriterSchema {
+    static let migrations: [(version: Int, sql: String)] = [
+        (1, """
+        -- One row per sample. id is the record's identity (decision A.6): the first 8 bytes of
+        -- SHA-256 over its type, source, start, end, value and unit (and stage/activity), so an
+        -- overlapping re-import finds every record it already has.
+        CREATE TABLE record (
+            id INTEGER PRIMARY KEY,
+            metric TEXT NOT NULL,
+            total INTEGER NOT NULL,       -- 1: summed into buckets (§4.1); 0: a record (§4.2)
+            source TEXT NOT NULL,
+            device TEXT,
+            start INTEGER NOT NULL,       -- Unix seconds, floored
+            end INTEGER NOT NULL,
+            value REAL,                   -- in the wire unit
+            unit TEXT,
+            stage TEXT,
+            activity TEXT,
+            duration REAL,
+            day TEXT NOT NULL,            -- the local day of start in the pinned zone (§9.3)
+            origin INTEGER NOT NULL,      -- 0: an import; 1: an agent's edit
+            seen INTEGER NOT NULL         -- the import run that last saw it
+        );
+        CREATE INDEX record_day ON record (day);
+        CREATE INDEX record_span ON record (metric, start);
+        CREATE TABLE import_run (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL,
+            format TEXT NOT NULL,
+            full INTEGER NOT NULL,        -- 1: a whole Apple export, whose absences are deletions
+            started REAL NOT NULL,
+            finished REAL,
+            records INTEGER NOT NULL DEFAULT 0,
+            added INTEGER NOT NULL DEFAULT 0,
+            removed INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE import_span (
+            run INTEGER NOT NULL,
+            metric TEXT NOT NULL,
+            first INTEGER NOT NULL,
+            last INTEGER NOT NULL,
+            PRIMARY KEY (run, metric)
+        );
+        CREATE TABLE activity_summary (
+            day TEXT PRIMARY KEY,
+            active_kcal REAL,
+            exercise_min REAL,
+            stand_hours REAL
+        );
+        -- The ledger (§9.1).
+        CREATE TABLE day (
+            day TEXT PRIMARY KEY,
+            digest BLOB,                  -- SHA-256 of the body last accepted by the archive
+            dirty INTEGER NOT NULL DEFAULT 1,
+            updated REAL,
+            bytes INTEGER,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX day_on_dirty ON day (dirty, attempts, day);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """),
+    ]
+
+    static func migrate(_ db: SQLiteConnection, now: Double) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS migration (version INTEGER PRIMARY KEY, applied REAL NOT NULL)")
+        let done = Set(try db.statement("SELECT version FROM migration").rows { Int($0.int64(0)) })
+        if let newest = done.max(), newest > (migrations.last?.version ?? 0) {
+            throw WriterError.newerDatabase(newest)
+        }
+        for (version, sql) in migrations where !done.contains(version) {
+            try db.write {
+                try db.execute(sql)
+                try db.statement("INSERT INTO migration (version, applied) VALUES (?, ?)").run([.integer(Int64(version)), .real(now)])
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import EfferentWriter
+import Foundation
+
+struct Init: Subcommand {
+    static let spec = CommandSpec(
+        name: "init",
+        abstract: "Create this archive's keys, claim it on the service and register the read and editor keys.",
+        discussion: """
+        Keys live in the profile directory (EFFERENT_HOME, default ~/.efferent), readable only by you. Running init
+        again with the same profile finishes a registration that was interrupted and changes nothing else.
+        """,
+        options: [
+            .init("server", value: "URL", help: "The archive service, e.g. https://archive.example.org."),
+            .init("invite", value: "CODE", help: "The invite code the service's operator gave you."),
+            .init("time-zone", value: "ZONE", help: "The IANA zone your days are cut in; pinned for good.", default: "this machine's zone"),
+        ])
+
+    let server: String?
+    let invite: String?
+    let timeZone: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        server = arguments.string("server")
+        if let server {
+            guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host != nil, url.query == nil, url.fragment == nil else {
+                throw UsageError("--server takes an http or https address with no query, like https://archive.example.org.")
+            }
+        }
+        invite = arguments.string("invite")
+        timeZone = arguments.string("time-zone")
+    }
+
+    func run() async throws -> Int32 {
+        let profile = Profile.standard()
+        let settings: ProfileSettings
+        let reading: ReadingKey, writer: Ed25519PrivateKey, editor: EditorKey
+        if profile.exists(Profile.settingsName) {
+            // An interrupted init: keep its keys and finish the registration.
+            settings = try profile.settings()
+            if let server, server.trimmingSuffix("/") != settings.endpoint {
+                throw WriterError.alreadyInitialised(profile.directory)
+            }
+            reading = try profile.readingKey()
+            writer = try profile.writerKey()
+            editor = try profile.editorKey()
+        } else {
+            guard let server else { throw UsageError("'init' needs --server URL, the archive service to use.") }
+            if profile.exists(KeyFile.readingName) { throw WriterError.alreadyInitialised(profile.directory) }
+            let zoneName = timeZone ?? TimeZone.current.identifier
+            guard let zone = ZoneCalendar(identifier: zoneName) else { throw WriterError.unknownTimeZone(zoneName) }
+            reading = ReadingKey()
+            writer = Ed25519PrivateKey()
+            editor = EditorKey()
+            settings = ProfileSettings(endpoint: server.trimmingSuffix("/"), bucket: reading.bucket, timeZone: zoneName,
+                                       hourlyFrom: zone.day(of: Date().timeIntervalSince1970), role: "writer")
+            try profile.prepare()
+            try profile.write(KeyFile.readingName, KeyFile.encode(reading))
+            try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
+            try profile.write(KeyFile.editorName, KeyFile.encode(editor))
+            try profile.save(settings)
+        }
+        let client = ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy)
+        let created = try await client.claim(writer: writer, invite: invite)
+        try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
+        try await client.register(.editor, key: editor.publicKey, writer: writer)
+        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: reading, editorKey: editor)
+        try profile.write(Profile.handoffName, Array((handoff.text + "\n").utf8))
+        print("\(created ? "created" : "confirmed") archive \(settings.bucket) on \(settings.endpoint)")
+        print("days are cut in \(settings.timeZone); keys are in \(profile.directory)")
+        print("handoff for a reader or an agent: \(profile.path(Profile.handoffName)) (a secret: it opens every day)")
+        print("next: efferent import export.zip, then efferent push")
+        return 0
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A one-line progress display on stderr for a terminal: done/total, rate, bytes, ETA.
+final class ProgressBar: @unchecked Sendable {
+    let label: String
+    let unit: String
+    let started = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(label: String, unit: String) {
+        self.label = label
+        self.unit = unit
+    }
+
+    func update(done: Int, total: Int?, bytes: Int) {
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "\(label): \(done)" + (total.map { "/\($0)" } ?? "") + " \(unit), \(Int(rate))/s, \(bytes / 1_048_576) MiB"
+        if let total, total > 0, done > 0, done < total {
+            line += ", ETA \(Int(Double(total - done) / rate)) s"
+        }
+        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,46 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import EfferentWriter
+import Foundation
+
+struct Push: Subcommand {
+    static let spec = CommandSpec(
+        name: "push",
+        abstract: "Seal the days that changed and upload them; once a day, check the archive lost nothing.",
+        options: [
+            .flag("check", help: "Walk the archive's listing now, even if it was checked today."),
+            .flag("no-check", help: "Skip the daily archive check this time."),
+            .init("priority", value: "LIST", help: "Source classes for overlapping totals, highest first.", default: "Watch,iPhone"),
+        ])
+
+    let check: Pusher.Check
+    let priority: SourcePriority
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        if arguments.flag("check") && arguments.flag("no-check") { throw UsageError("--check and --no-check contradict each other; give one.") }
+        check = arguments.flag("check") ? .always : arguments.flag("no-check") ? .never : .daily
+        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
+            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
+        }
+        self.priority = priority
+    }
+
+    func run() async throws -> Int32 {
+        let context = try WriterContext()
+        let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)
+        let pusher = Pusher(store: context.store, builder: builder, client: try context.client(), reading: context.reading,
+                            writer: context.writer)
+        let bar = ProgressBar(label: "push", unit: "days")
+        if Environment.isTerminal { pusher.progress = { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) } }
+        let started = Date()
+        let report = try await pusher.run(check: check)
+        bar.finish()
+        let seconds = Date().timeIntervalSince(started)
+        print("sent \(report.sent) days in \(report.requests) requests (\(report.bytes) bytes) in \(String(format: "%.1f", seconds)) s; "
+              + "\(report.unchanged) unchanged, \(report.refused) refused, \(report.parked) parked")
+        if let missing = report.checkedMissing { print("archive check: \(missing) days were missing or wrong and were sent again") }
+        if let failure = report.checkFailure { note("the archive check could not finish and will run again next time: \(failure)") }
+        return report.refused > 0 ? 1 : 0
+    }
+}

@@ -1,0 +1,47 @@
+import EfferentClient
+import EfferentCore
+import EfferentWriter
+import Foundation
+
+/// What every writer command opens: the profile, its keys and settings, the store and the client.
+struct WriterContext {
+    let profile: Profile
+    let settings: ProfileSettings
+    let reading: ReadingKey
+    let writer: Ed25519PrivateKey
+    let zone: ZoneCalendar
+    let store: SourceStore
+
+    init(profile: Profile = .standard()) throws {
+        guard profile.exists(Profile.settingsName), profile.exists(KeyFile.writerName) else {
+            throw WriterError.notInitialised(profile.directory)
+        }
+        self.profile = profile
+        settings = try profile.settings()
+        reading = try profile.readingKey()
+        writer = try profile.writerKey()
+        guard let zone = ZoneCalendar(identifier: settings.timeZone) else { throw WriterError.unknownTimeZone(settings.timeZone) }
+        self.zone = zone
+        store = try SourceStore(path: profile.path(SourceStore.fileName), zone: zone)
+    }
+
+    func client() throws -> ArchiveClient {
+        let offset = try store.meta("clock.offset").flatMap { Int64($0) } ?? 0
+        return ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, clock: ServiceClock(offset: offset),
+                             retry: Environment.retryPolicy)
+    }
+}
+
+enum Environment {
+    /// `EFFERENT_RETRY_DELAYS=0,0` shortens the backoff (tests); the default is 2, 4, 8, 16 s.
+    static var retryPolicy: RetryPolicy {
+        guard let text = ProcessInfo.processInfo.environment["EFFERENT_RETRY_DELAYS"] else { return RetryPolicy() }
+        return RetryPolicy(delays: text.split(separator: ",").compactMap { Double($0) }, jitter: 0)
+    }
+
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+func note(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,11 @@
+import EfferentCommandLine
+import Foundation
+
+/// `efferent`: the writer and reader of an Efferent archive. Thin: each subcommand parses its
+/// arguments, calls the libraries and prints.
+let tool = CommandLineTool(
+    name: "efferent",
+    abstract: "Seal your Apple Health history into an archive you own, and read it back.",
+    version: "0.1.0",
+    subcommands: [Init.self, Handoff.self, Push.self, Status.self])
+exit(await tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,43 @@
+import EfferentCore
+import Foundation
+import Testing
+@testable import EfferentClient
+
+@Suite struct ZoneCalendarTests {
+    @Test func daysAndBoundsAcrossDST() throws {
+        let berlin = try #require(ZoneCalendar(identifier: "Europe/Berlin"))
+        // 2024-03-31: clocks spring forward at 02:00 → a 23-hour day; 2024-10-27: a 25-hour day.
+        let spring = berlin.bounds(of: CalendarDay("2024-03-31")!)
+        #expect(spring.end - spring.start == 23 * 3600)
+        #expect(spring.start == 1_711_839_600)                      // 2024-03-30T23:00:00Z
+        let autumn = berlin.bounds(of: CalendarDay("2024-10-27")!)
+        #expect(autumn.end - autumn.start == 25 * 3600)
+        let ordinary = berlin.bounds(of: CalendarDay("2024-07-01")!)
+        #expect(ordinary.end - ordinary.start == 24 * 3600 && ordinary.start == 1_719_784_800)
+        #expect(berlin.day(of: 1_719_784_799).description == "2024-06-30")
+        #expect(berlin.day(of: 1_719_784_800).description == "2024-07-01")
+    }
+
+    @Test func midnightInAGapStartsAtTheTransition() throws {
+        // America/Santiago moved clocks from 24:00 to 01:00 on 2022-09-11 (the day has no midnight).
+        let santiago = try #require(ZoneCalendar(identifier: "America/Santiago"))
+        let day = CalendarDay("2022-09-11")!
+        let (start, end) = santiago.bounds(of: day)
+        #expect(santiago.day(of: Double(start)) == day)
+        #expect(santiago.day(of: Double(start - 1)) == day.previous)
+        #expect(end - start == 23 * 3600)
+    }
+
+    @Test func classifyingInTimeOrderMatchesFoundation() throws {
+        let zone = try #require(ZoneCalendar(identifier: "America/New_York"))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/New_York")!
+        var seconds = 1_577_836_800.0          // 2020-01-01
+        while seconds < 1_640_995_200 {        // 2022-01-01
+            let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: seconds))
+            #expect(zone.day(of: seconds) == CalendarDay(year: parts.year!, month: parts.month!, day: parts.day!))
+            seconds += 3 * 3600 + 17 * 60
+        }
+        #expect(ZoneCalendar(identifier: "Mars/Olympus") == nil)
+    }
+}
