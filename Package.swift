@@ -35,6 +35,9 @@ let package = Package(
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
 
+        // The reader: service client → mirror → answers (CLI and MCP).
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
+
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
@@ -59,6 +62,7 @@ let package = Package(
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentBindings", "EfferentTestSupport"]),

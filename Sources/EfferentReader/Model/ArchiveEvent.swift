@@ -1,0 +1,38 @@
+import EfferentCore
+
+/// One event of the archive as a reader sees it: the day it was filed under, the zone that day was
+/// cut in (decision A.4; nil means UTC), its expanded id (§3.2) and its fields.
+public struct ArchiveEvent: Sendable, Equatable {
+    public let day: CalendarDay
+    public let timeZone: String?
+    public let id: String
+    public let event: DayEvent
+
+    public init(day: CalendarDay, timeZone: String?, id: String, event: DayEvent) {
+        self.day = day
+        self.timeZone = timeZone
+        self.id = id
+        self.event = event
+    }
+}
+
+/// Where answers read events from: the mirror on disk, or days fetched for one question.
+public protocol EventSource {
+    /// Every event of the archive days `from…through` (inclusive), in day order then body order.
+    func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent]
+    /// The days the source holds, ascending.
+    func days() throws -> [CalendarDay]
+}
+
+/// An in-memory source, for tests and for `ask` (days fetched for one question).
+public struct EventList: EventSource {
+    public let all: [ArchiveEvent]
+
+    public init(_ events: [ArchiveEvent]) { all = events.sorted { $0.day < $1.day } }
+
+    public func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent] {
+        all.filter { $0.day >= from && $0.day <= through }
+    }
+
+    public func days() throws -> [CalendarDay] { Array(Set(all.map(\.day))).sorted() }
+}
