@@ -62,7 +62,8 @@ let package = Package(
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore"]),
+        .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
+                                                          "EfferentBindings"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentBindings", "EfferentTestSupport"]),

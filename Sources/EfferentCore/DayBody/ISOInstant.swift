@@ -9,6 +9,25 @@ public enum ISOInstant {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// Unix seconds of `YYYY-MM-DDTHH:MM:SS` followed by `Z` (optionally with a fraction, which is
+    /// dropped: instants are whole seconds), or nil for any other text.
+    public static func seconds(_ text: some StringProtocol) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              bytes.last == UInt8(ascii: "Z"), let day = CalendarDay(ascii: bytes[0..<10]) else { return nil }
+        func two(_ at: Int) -> Int64? {
+            let high = bytes[at], low = bytes[at + 1]
+            guard (0x30...0x39).contains(high), (0x30...0x39).contains(low) else { return nil }
+            return Int64(high - 0x30) * 10 + Int64(low - 0x30)
+        }
+        guard let hour = two(11), let minute = two(14), let second = two(17), hour < 24, minute < 60, second < 61 else { return nil }
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21,
+                  bytes[20..<(bytes.count - 1)].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        }
+        return day.startUnixSeconds + hour * 3600 + minute * 60 + second
+    }
+
     /// Appends the 20 bytes of `seconds`' text, without quotes.
     static func write(_ seconds: Int64, into writer: inout JSONWriter) {
         let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)

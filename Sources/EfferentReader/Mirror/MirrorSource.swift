@@ -1,0 +1,49 @@
+import EfferentCore
+
+/// Events straight from the mirror's files, for answers offline (`query`, the MCP tools).
+public struct MirrorSource: EventSource {
+    public let mirror: Mirror
+
+    public init(mirror: Mirror) { self.mirror = mirror }
+
+    public func days() throws -> [CalendarDay] { mirror.days }
+
+    public func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent] {
+        var out = [ArchiveEvent]()
+        for day in mirror.days where day >= from && day <= through {
+            guard let bytes = try mirror.body(day) else { continue }
+            out += try Self.events(of: bytes, day: day)
+        }
+        return out
+    }
+
+    /// A day body's events: layout 2 expanded with ids (§3.2), layout 1 lines read as events.
+    public static func events(of bytes: [UInt8], day: CalendarDay) throws -> [ArchiveEvent] {
+        let decoded: DecodedDay
+        do { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
+        switch decoded {
+        case let .columnar(columns):
+            return columns.expandedEvents().map { ArchiveEvent(day: day, timeZone: columns.timeZone, id: $0.id, event: $0.event) }
+        case .lines:
+            let objects: [[String: JSONValue]]
+            do { objects = try decoded.lineObjects() } catch { throw MirrorError.unreadableDay(day, error.description) }
+            return objects.compactMap { LegacyLine.event($0, day: day) }
+        }
+    }
+}
+
+/// Layout-1 lines (§3.3) as events; a line missing what an event needs is skipped.
+enum LegacyLine {
+    static func event(_ object: [String: JSONValue], day: CalendarDay) -> ArchiveEvent? {
+        guard let id = object["id"]?.stringValue, let metric = object["metric"]?.stringValue,
+              let start = object["start"]?.stringValue.flatMap({ ISOInstant.seconds($0) }) else { return nil }
+        let end = object["end"]?.stringValue.flatMap { ISOInstant.seconds($0) } ?? start
+        let bucket = object["bucket"]?.stringValue.flatMap { DayEvent.Bucket(rawValue: $0) }
+        guard let event = try? DayEvent(kind: id.hasPrefix("agg:") ? .total : .record, metric: metric, bucket: id.hasPrefix("agg:") ? bucket ?? .day : nil,
+                                        unit: object["unit"]?.stringValue, source: object["source"]?.stringValue,
+                                        start: start, end: max(start, end), value: object["value"]?.numberValue,
+                                        stage: object["stage"]?.stringValue, activity: object["activity"]?.stringValue,
+                                        duration: object["duration"]?.numberValue) else { return nil }
+        return ArchiveEvent(day: day, timeZone: nil, id: id, event: event)
+    }
+}

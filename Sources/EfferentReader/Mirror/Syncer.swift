@@ -1,0 +1,140 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+import Foundation
+
+/// `efferent sync` (§10.2): takes every day whose upload time differs from the mirror's record
+/// ("everything that changed since I looked", not a cursor), fetched as ranges of up to 92 days,
+/// four in flight, each day opened, checked and written as its own file as it arrives.
+public final class Syncer {
+    public struct Report: Sendable, Equatable {
+        public var listed = 0
+        public var fetched = 0
+        public var requests = 0
+        public var bytes = 0
+        public var dropped = 0
+    }
+
+    public struct Progress: Sendable {
+        public let done: Int
+        public let total: Int
+        public let bytes: Int
+    }
+
+    let client: ArchiveClient
+    let reading: ReadingKey
+    let mirror: Mirror
+    public var progress: ((Progress) -> Void)?
+    public static let inFlight = 4
+
+    public init(client: ArchiveClient, reading: ReadingKey, mirror: Mirror) {
+        self.client = client
+        self.reading = reading
+        self.mirror = mirror
+    }
+
+    /// Syncs the days within the bounds (all when nil). With no bounds, days the archive no longer
+    /// lists are dropped from the mirror's record.
+    public func run(from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> Report {
+        var report = Report()
+        let listing = try await client.listing(from: from, to: to, readKey: reading.readKey)
+        report.listed = listing.count
+        var stamps = [CalendarDay: String]()
+        for entry in listing { stamps[entry.day] = entry.uploaded }
+        if from == nil && to == nil {
+            for day in mirror.days where stamps[day] == nil {
+                mirror.forget(day)
+                report.dropped += 1
+            }
+        }
+        let wanted = listing.filter { mirror.uploaded[$0.day] != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
+        let ranges = Self.spans(wanted)
+        progress?(Progress(done: 0, total: wanted.count, bytes: 0))
+        let wantedSet = Set(wanted)
+        var received = Set<CalendarDay>()
+        var sinceSave = 0
+        var next = 0
+        let client = self.client, readKey = reading.readKey
+        try await withThrowingTaskGroup(of: (Int, [Frame.Day], Int, Int).self) { group in
+            func launch() {
+                guard next < ranges.count else { return }
+                let index = next, range = ranges[index]
+                group.addTask {
+                    // Follow x-efferent-next until the range is exhausted.
+                    var days = [Frame.Day](), requests = 0, bytes = 0
+                    var after: CalendarDay?
+                    repeat {
+                        let answer = try await client.range(from: range.from, to: range.to, after: after, readKey: readKey)
+                        requests += 1
+                        bytes += answer.days.reduce(0) { $0 + $1.sealed.count + 14 }
+                        days += answer.days
+                        after = answer.next
+                    } while after != nil
+                    return (index, days, requests, bytes)
+                }
+                next += 1
+            }
+            for _ in 0..<Self.inFlight { launch() }
+            while let (_, days, requests, bytes) = try await group.next() {
+                report.requests += requests
+                report.bytes += bytes
+                for entry in days {
+                    guard let stamp = stamps[entry.day] else { continue }
+                    let body = try open(entry)
+                    try mirror.store(entry.day, body: body, uploaded: stamp)
+                    if wantedSet.contains(entry.day) {
+                        received.insert(entry.day)
+                        report.fetched += 1
+                    }
+                    sinceSave += 1
+                    if sinceSave >= 8 {
+                        try mirror.save()
+                        sinceSave = 0
+                    }
+                }
+                progress?(Progress(done: received.count, total: wanted.count, bytes: report.bytes))
+                launch()
+            }
+        }
+        if let missing = wanted.first(where: { !received.contains($0) }) {
+            try mirror.save()
+            throw MirrorError.notReturned(missing)
+        }
+        mirror.markSynced(at: Date())
+        try mirror.save()
+        return report
+    }
+
+    /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is mirrored.
+    func open(_ entry: Frame.Day) throws -> [UInt8] {
+        let plaintext: [UInt8]
+        do {
+            plaintext = try SealedEnvelope.open(Array(entry.sealed), with: reading.privateKey,
+                                                aad: .day(bucket: client.bucket.rawValue, day: entry.day))
+        } catch {
+            throw MirrorError.dayDoesNotOpen(entry.day, error.description)
+        }
+        do {
+            let body = try DayBody.inflate(plaintext)
+            _ = try body.decoded()
+            return body.bytes
+        } catch {
+            throw MirrorError.dayDoesNotOpen(entry.day, error.description)
+        }
+    }
+
+    /// Groups wanted days into ranges (§10.2 `spans()`): the next day joins the current range if it
+    /// is at most 7 days after the range's last day and less than 92 days after its first.
+    static func spans(_ days: [CalendarDay]) -> [(from: CalendarDay, to: CalendarDay)] {
+        var out = [(from: CalendarDay, to: CalendarDay)]()
+        for day in days.sorted() {
+            if let last = out.last, day.daysSinceEpoch - last.to.daysSinceEpoch <= 7,
+               day.daysSinceEpoch - last.from.daysSinceEpoch < 92 {
+                out[out.count - 1].to = day
+            } else {
+                out.append((day, day))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,96 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+@testable import EfferentReader
+@testable import EfferentServer
+import Foundation
+import Testing
+
+@Suite struct SyncTests {
+    static let days = (0..<200).map { CalendarDay("2023-01-01")!.adding(days: $0) }
+
+    @Test func aFirstSyncMirrorsEveryDayAndASecondTakesOnlyWhatChanged() async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(Self.days.map { ($0, ReaderHarness.handBody($0, steps: 1000 + $0.day)) })
+        let mirror = try harness.mirror()
+        let first = try await harness.syncer(mirror).run()
+        #expect(first.listed == 200 && first.fetched == 200)
+        #expect(first.requests == 3, "200 consecutive days are ranges of 92 + 92 + 16")
+        let events = try MirrorSource(mirror: try harness.mirror()).events(from: Self.days[0], through: Self.days[0])
+        #expect(events.map(\.id) == ["agg:steps:2023-01-01T00:00:00Z:d", "hk:heartRate:2023-01-01T07:00:00Z", "hk:heartRate:2023-01-01T07:05:00Z",
+                                     "hk:heartRate:2023-01-01T07:10:00Z"])
+        #expect(events.first?.event.value == 1001 && events.first?.timeZone == "Europe/Berlin")
+
+        let second = try await harness.syncer(try harness.mirror()).run()
+        #expect(second.fetched == 0 && second.requests == 0, "a no-change sync is one listing walk")
+
+        // The writer rewrites two days: exactly those come again.
+        try await harness.upload([(Self.days[10], ReaderHarness.handBody(Self.days[10], steps: 5)),
+                                  (Self.days[150], ReaderHarness.handBody(Self.days[150], steps: 6))])
+        let third = try await harness.syncer(try harness.mirror()).run()
+        #expect(third.fetched == 2 && third.requests == 2)
+        let changed = try MirrorSource(mirror: try harness.mirror()).events(from: Self.days[10], through: Self.days[10])
+        #expect(changed.first?.event.value == 5)
+    }
+
+    /// Fails every request after the first `allowed`, like a service that stops mid-sync.
+    final class StopsAfter: HTTPTransport, @unchecked Sendable {
+        let inner: URLSessionTransport
+        let lock = NSLock()
+        var allowed: Int
+        init(endpoint: String, allowed: Int) {
+            inner = URLSessionTransport(endpoint: endpoint)
+            self.allowed = allowed
+        }
+        func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
+            let permitted = lock.withLock { () -> Bool in
+                allowed -= 1
+                return allowed >= 0
+            }
+            guard permitted else { throw .unreachable(endpoint: "test", reason: "the service stopped") }
+            return try await inner.send(request)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func anInterruptedSyncKeepsWhatItWroteAndConverges(allowed: Int) async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(Self.days.map { ($0, ReaderHarness.handBody($0, steps: $0.day)) })
+        let mirror = try harness.mirror()
+        await #expect(throws: ArchiveError.self) {
+            try await harness.syncer(mirror, transport: StopsAfter(endpoint: harness.endpoint, allowed: allowed)).run()
+        }
+        let kept = try harness.mirror()
+        for day in kept.days { #expect(try kept.body(day) != nil, "nothing recorded as mirrored that was not written") }
+        let before = kept.days.count
+        let rerun = try await harness.syncer(kept).run()
+        #expect(rerun.fetched + before == 200)
+        #expect(try harness.mirror().days == Self.days)
+    }
+
+    @Test func aDayThatDoesNotOpenIsNamedAndNotMirrored() async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(Self.days.prefix(5).map { ($0, ReaderHarness.handBody($0, steps: 1)) })
+        // Tamper with one stored day on the service.
+        try harness.serviceStore.write { db in
+            try db.statement("UPDATE day SET sealed = ? WHERE day = ?").run([.blob([2] + [UInt8](repeating: 9, count: 80)),
+                                                                               .text(Self.days[2].description)])
+        }
+        let mirror = try harness.mirror()
+        await #expect(throws: MirrorError.dayDoesNotOpen(Self.days[2], "")) {
+            do { _ = try await harness.syncer(mirror).run() } catch let error as MirrorError {
+                if case let .dayDoesNotOpen(day, _) = error { throw MirrorError.dayDoesNotOpen(day, "") }
+                throw error
+            }
+        }
+        #expect(try harness.mirror().uploaded[Self.days[2]] == nil)
+    }
+
+    @Test func spansFollowTheReferenceRule() {
+        let start = CalendarDay("2024-01-01")!
+        let wanted = [0, 1, 2, 9, 17, 30, 91, 92, 200].map { start.adding(days: $0) }
+        let spans = Syncer.spans(wanted)
+        #expect(spans.map { $0.from.daysSinceEpoch - start.daysSinceEpoch } == [0, 17, 30, 91, 200])
+        #expect(spans.map { $0.to.daysSinceEpoch - start.daysSinceEpoch } == [9, 17, 30, 92, 200])
+    }
+}
