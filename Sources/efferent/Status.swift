@@ -1,16 +1,37 @@
 import EfferentClient
 import EfferentCommandLine
 import EfferentCore
+import EfferentReader
 import EfferentWriter
 import Foundation
 
 struct Status: Subcommand {
-    static let spec = CommandSpec(name: "status", abstract: "Show what is pending, parked and when the archive was last written and checked.")
+    static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show the archive, the local mirror, and for the writer what is pending, parked, uploaded and checked.")
 
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
     func run() async throws -> Int32 {
-        let context = try WriterContext()
+        let reader = try ReaderContext()
+        print("bucket   \(reader.settings.bucket) on \(reader.settings.endpoint)")
+        let stats = try? await reader.client().stats()
+        if let stats {
+            let mib = String(format: "%.1f", Double(stats.bytes) / 1_048_576)
+            print("archive  \(stats.days)\(stats.complete ? "" : "+") days, \(mib) MiB"
+                  + (stats.firstDay.map { ", \($0) … \(stats.lastDay!)" } ?? ""))
+        } else {
+            print("archive  unreachable just now")
+        }
+        let mirror = try reader.mirror()
+        if let first = mirror.days.first, let last = mirror.days.last {
+            let behind = stats.map { max(0, $0.days - mirror.days.count) } ?? 0
+            print("mirror   \(mirror.days.count) days, \(first) … \(last)  — " + (behind == 0 ? "up to date" : "\(behind) behind, run sync"))
+        } else {
+            print("mirror   nothing yet — run sync")
+        }
+        guard reader.profile.exists(KeyFile.writerName) else { return 0 }
+        let context = try WriterContext(profile: reader.profile)
         let store = context.store
         let pending = try store.pendingDays()
         let parked = try store.parkedDays()
@@ -18,7 +39,6 @@ struct Status: Subcommand {
             guard let seconds = try store.meta(key).flatMap(Double.init) else { return "never" }
             return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
         }
-        print("archive  \(context.settings.bucket) on \(context.settings.endpoint)")
         print("zone     \(context.settings.timeZone)")
         print("records  \(try store.recordCount())" + (try store.earliestDay().map { " since \($0)" } ?? ""))
         print("pending  \(pending.count) days" + (pending.isEmpty ? "" : " (\(pending.last!) … \(pending.first!))"))

@@ -1,0 +1,78 @@
+import EfferentClient
+import EfferentCore
+
+/// The filters of `query`, `ask` and `read` (§10.2): metric and bucket equality, and local days by
+/// overlap — an event counts when it overlaps `[since, until]` in the zone its day was cut in
+/// (decision A.4; UTC when the day names none). Bounds fetch one day earlier, so a night that began
+/// the evening before is found.
+public struct EventQuery: Sendable, Equatable {
+    public var metric: String?
+    public var bucket: DayEvent.Bucket?
+    public var since: CalendarDay?
+    public var until: CalendarDay?
+    public var limit: Int?
+
+    public init(metric: String? = nil, bucket: DayEvent.Bucket? = nil, since: CalendarDay? = nil, until: CalendarDay? = nil, limit: Int? = nil) {
+        self.metric = metric
+        self.bucket = bucket
+        self.since = since
+        self.until = until
+        self.limit = limit
+    }
+
+    /// The archive days to read: one day before `since` through `until`.
+    public var fetchFrom: CalendarDay { (since ?? ProtocolLimits.earliestDay.next).previous }
+    public var fetchThrough: CalendarDay { until ?? CalendarDay(year: 9999, month: 12, day: 31)! }
+
+    public func matches(_ item: ArchiveEvent) -> Bool {
+        var bounds = [String: (Int64, Int64)]()
+        return matches(item, bounds: &bounds)
+    }
+
+    /// `matches` with the local bounds of each zone computed once.
+    func matches(_ item: ArchiveEvent, bounds: inout [String: (Int64, Int64)]) -> Bool {
+        if let metric, item.event.metric != metric { return false }
+        if let bucket, item.event.bucket != bucket { return false }
+        guard since != nil || until != nil else { return true }
+        let zoneName = item.timeZone ?? "UTC"
+        let (lower, upper): (Int64, Int64)
+        if let known = bounds[zoneName] {
+            (lower, upper) = known
+        } else {
+            let zone = ZoneCalendar(identifier: zoneName) ?? ZoneCalendar.utc
+            lower = since.map { zone.start(of: $0) } ?? Int64.min
+            upper = until.map { zone.start(of: $0.next) } ?? Int64.max
+            bounds[zoneName] = (lower, upper)
+        }
+        // Overlap of [start, end] with [lower, upper); an instant event needs its moment inside.
+        return item.event.start < upper && (item.event.end > lower || item.event.start >= lower)
+    }
+
+    public func run(_ source: EventSource) throws -> [ArchiveEvent] {
+        var bounds = [String: (Int64, Int64)]()
+        var matched = [ArchiveEvent]()
+        for item in try source.events(from: fetchFrom, through: fetchThrough) where matches(item, bounds: &bounds) {
+            matched.append(item)
+            if let limit, matched.count >= limit { break }
+        }
+        return matched
+    }
+}
+
+extension ArchiveEvent {
+    /// The event as one JSON object: the expanded fields of §3.2 plus the archive day.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "day": .string(day.description), "id": .string(id), "metric": .string(event.metric), "v": .number(1),
+            "start": .string(ISOInstant.text(event.start)), "end": .string(ISOInstant.text(event.end)),
+        ]
+        if let bucket = event.bucket { object["bucket"] = .string(bucket.rawValue) }
+        if let unit = event.unit { object["unit"] = .string(unit) }
+        if let source = event.source { object["source"] = .string(source) }
+        if let value = event.value { object["value"] = .number(value) }
+        if let stage = event.stage { object["stage"] = .string(stage) }
+        if let activity = event.activity { object["activity"] = .string(activity) }
+        if let duration = event.duration { object["duration"] = .number(duration) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,59 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Connect: Subcommand {
+    static let spec = CommandSpec(
+        name: "connect",
+        abstract: "Set up this machine to read an archive from the handoff text its owner gave you.",
+        discussion: "The handoff is a secret: the file must be readable only by you (chmod 600). Use - to read it from stdin.",
+        options: [.init("handoff", value: "FILE", help: "The handoff text file, or - for standard input.")])
+
+    let source: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) { source = try arguments.required("handoff") }
+
+    func run() async throws -> Int32 {
+        let text: String
+        if source == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            var info = stat()
+            guard stat(source, &info) == 0 else { throw ProfileError.missing(source) }
+            if info.st_mode & 0o077 != 0 { throw ProfileError.readableByOthers(source) }
+            guard let data = FileManager.default.contents(atPath: source) else { throw ProfileError.cannotRead(source) }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        let handoff = try EfferentCore.Handoff(parsing: text, checkingInstruction: false)
+        let profile = Profile.standard()
+        if profile.exists(Profile.settingsName) {
+            let existing = try profile.settings()
+            guard existing.bucket == handoff.bucket else { throw ConnectError.otherArchive(profile.directory) }
+        }
+        try profile.write(KeyFile.readingName, KeyFile.encode(handoff.readingKey))
+        if let editor = handoff.editorKey { try profile.write(KeyFile.editorName, KeyFile.encode(editor)) }
+        let zone = profile.exists(Profile.settingsName) ? try profile.settings().timeZone : "UTC"
+        try profile.save(ProfileSettings(endpoint: handoff.endpoint, bucket: handoff.bucket, timeZone: zone, hourlyFrom: nil,
+                                         role: profile.exists(KeyFile.writerName) ? "writer" : "reader"))
+        // Say whether the service answers, without failing the connect if it is down right now.
+        let stats = try? await ArchiveClient(endpoint: handoff.endpoint, bucket: handoff.bucket, retry: .none).stats()
+        print("connected to archive \(handoff.bucket) on \(handoff.endpoint)" + (handoff.editorKey == nil ? " (read only)" : ""))
+        if let stats { print("it holds \(stats.days)\(stats.complete ? "" : "+") days" + (stats.firstDay.map { ", \($0) … \(stats.lastDay!)" } ?? "")) }
+        else { note("the service did not answer just now; `efferent sync` will try again") }
+        print("next: efferent sync")
+        return 0
+    }
+}
+
+enum ConnectError: Error, CustomStringConvertible {
+    case otherArchive(String)
+    var description: String {
+        switch self {
+        case let .otherArchive(path): "\(path) already reads another archive; set EFFERENT_HOME to a new directory for this one."
+        }
+    }
+}
