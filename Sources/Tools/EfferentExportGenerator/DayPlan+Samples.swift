@@ -13,7 +13,7 @@ extension DayPlan {
         case .distancePhone: return phoneChunks().map { Sample(start: $0.start, end: $0.end, value: $0.steps * 72) }
         case .flightsWatch:
             return bouts.filter { $0.flights > 0 && $0.coverage != .phoneOnly }
-                .map { Sample(start: $0.start + 60, end: $0.start + 120, value: Int64($0.flights)) }
+                .map { Sample(start: $0.start + 60, end: $0.start + 180, value: Int64($0.flights)) }
         case .flightsPhone:
             return bouts.filter { $0.flights > 0 && $0.coverage != .watchOnly }
                 .map { Sample(start: $0.start + 90, end: $0.start + 150, value: Int64($0.flights)) }
@@ -23,7 +23,7 @@ extension DayPlan {
             var at = midnight + 25200
             while at < midnight + Int64(Self.cumulativeWindow.upperBound) - 300 {
                 let length = Int64(rng.int(120...240))
-                out.append(Sample(start: at, end: at + length, value: Int64(rng.int(20...400)), variant: energyInKilojoules ? 1 : 0))
+                out.append(Sample(start: at, end: at + length, value: Int64(rng.int(150...1500)), variant: energyInKilojoules ? 1 : 0))
                 at += length
             }
             return out
@@ -32,7 +32,7 @@ extension DayPlan {
             var out = [Sample]()
             var at = midnight + Int64(Self.cumulativeWindow.lowerBound)
             while at + 600 <= midnight + Int64(Self.cumulativeWindow.upperBound) {
-                out.append(Sample(start: at, end: at + 600, value: Int64(rng.int(680...760)), variant: energyInKilojoules ? 1 : 0))
+                out.append(Sample(start: at, end: at + 600, value: Int64(rng.int(1050...1200)), variant: energyInKilojoules ? 1 : 0))
                 at += 600
             }
             return out

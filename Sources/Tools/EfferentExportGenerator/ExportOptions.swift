@@ -15,17 +15,20 @@ public struct ExportOptions: Sendable, Equatable {
     public var compression: Compression
     /// The last local day with data (the export is taken the next morning, 09:30 local).
     public var lastDay: LocalDate
+    /// When set, only the last `days` days (a small fixture); `years` is then ignored.
+    public var days: Int?
     /// Test hook: write zip64 records for every entry, as a zip past 4 GB needs.
     public var forceZip64: Bool
 
     public init(years: Int = 1, seed: UInt64 = 1, quirks: ExportQuirks = .all,
                 compression: Compression = .deflate(level: 1),
-                lastDay: LocalDate = LocalDate(year: 2025, month: 6, day: 14), forceZip64: Bool = false) {
+                lastDay: LocalDate = LocalDate(year: 2025, month: 6, day: 14), days: Int? = nil, forceZip64: Bool = false) {
         self.years = max(1, years)
         self.seed = seed
         self.quirks = quirks
         self.compression = compression
         self.lastDay = lastDay
+        self.days = days.map { max(2, $0) }
         self.forceZip64 = forceZip64
     }
 }

@@ -18,7 +18,8 @@ struct ExportTimeline: Sendable {
 
     init(options: ExportOptions) {
         let last = options.lastDay
-        let first = LocalDate(year: last.year - options.years, month: last.month, day: last.day).daysSinceEpoch + 1
+        let first = options.days.map { last.daysSinceEpoch - $0 + 1 }
+            ?? LocalDate(year: last.year - options.years, month: last.month, day: last.day).daysSinceEpoch + 1
         firstDay = first
         dayCount = last.daysSinceEpoch - first + 1
         let zone = TimeZone(identifier: Self.zoneIdentifier) ?? TimeZone(secondsFromGMT: 3600) ?? .current
