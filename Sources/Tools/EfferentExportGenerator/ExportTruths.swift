@@ -28,7 +28,8 @@ public struct ExportTruths: Sendable, Equatable, Codable {
         public var source: String
         public var energyKcal: Double
         public var distanceMeters: Double?
-        /// The GPX file's path inside the zip, when the workout has a route.
+        /// The GPX file's path under `apple_health_export/` (as `FileReference@path` has it, minus
+        /// the leading `/`), when the workout has a route.
         public var routeFile: String?
     }
 

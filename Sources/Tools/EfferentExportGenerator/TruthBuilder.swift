@@ -101,7 +101,7 @@ struct TruthBuilder {
         return truth
     }
 
-    /// `apple_health_export/workout-routes/route_2025-09-16_6.15pm.gpx`: named after the local
+    /// `workout-routes/route_2025-09-16_6.15pm.gpx` (under `apple_health_export/`): named after the local
     /// END time with the zone's true offset that day (§1.1, §1.4).
     static func routePath(_ workout: DayPlan.Workout, timeline: ExportTimeline) -> String {
         let end = workout.start + Int64(workout.duration)
