@@ -51,6 +51,11 @@ let package = Package(
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
+        // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
+        .target(name: "EfferentExportGenerator", dependencies: ["EfferentBindings"], path: "Sources/Tools/EfferentExportGenerator"),
+        .executableTarget(name: "efferent-export-gen", dependencies: ["EfferentExportGenerator"],
+                          path: "Sources/Tools/efferent-export-gen"),
+
         // libFuzzer targets (scripts/fuzz).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
@@ -66,7 +71,8 @@ let package = Package(
                                                           "EfferentBindings"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
-                                                          "EfferentBindings", "EfferentTestSupport"]),
+                                                          "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator"]),
+        .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentBindings"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
                     resources: [.copy("Fixtures")]),

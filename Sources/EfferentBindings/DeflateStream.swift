@@ -1,0 +1,88 @@
+internal import CZlib
+import Foundation
+
+/// Raw DEFLATE (RFC 1951) fed in pieces, for entries too large to hold whole (a zip member of a
+/// gigabyte); `Deflater` is the one-shot form for bodies.
+///
+/// Each `append` returns what zlib has produced so far; `finish` flushes the rest and ends the
+/// stream. After `finish` the stream is spent: make a new one for the next entry.
+public final class DeflateStream {
+    private var stream = z_stream()
+    private var scratch = [UInt8](repeating: 0, count: 256 * 1024)
+    private var finished = false
+
+    public init(level: Int32 = Deflater.defaultLevel) throws(DeflateError) {
+        let rc = efferent_deflate_init_raw(&stream, level)
+        guard rc == Z_OK else { throw .zlib("deflateInit2", rc) }
+    }
+
+    deinit { deflateEnd(&stream) }
+
+    /// Compresses `input` and returns the compressed bytes zlib chose to emit now (often none).
+    public func append<Bytes: ContiguousBytes>(_ input: Bytes) throws(DeflateError) -> [UInt8] {
+        try run(input, flush: Z_NO_FLUSH)
+    }
+
+    /// Ends the stream and returns the remaining compressed bytes.
+    public func finish() throws(DeflateError) -> [UInt8] {
+        try run([UInt8](), flush: Z_FINISH)
+    }
+
+    private func run<Bytes: ContiguousBytes>(_ input: Bytes, flush: Int32) throws(DeflateError) -> [UInt8] {
+        guard !finished else { throw .zlib("deflate after finish", Z_STREAM_ERROR) }
+        var out = [UInt8]()
+        var failure: Int32 = Z_OK
+        input.withUnsafeBytes { raw in
+            stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
+            stream.avail_in = uInt(raw.count)
+            scratch.withUnsafeMutableBytes { buffer in
+                while true {
+                    stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                    stream.avail_out = uInt(buffer.count)
+                    let rc = deflate(&stream, flush)
+                    let produced = buffer.count - Int(stream.avail_out)
+                    out.append(contentsOf: buffer.prefix(produced))
+                    if rc == Z_STREAM_END { break }
+                    if rc != Z_OK && rc != Z_BUF_ERROR { failure = rc; break }
+                    // Without FINISH, zlib is done with this piece once it has input left for
+                    // nothing and room left over in the output.
+                    if flush != Z_FINISH && stream.avail_in == 0 && stream.avail_out != 0 { break }
+                }
+            }
+            stream.next_in = nil
+        }
+        guard failure == Z_OK else { throw .zlib("deflate", failure) }
+        if flush == Z_FINISH { finished = true }
+        return out
+    }
+}
+
+/// The CRC-32 of ISO 3309 / ITU-T V.42 (what zip and gzip store), on zlib's `crc32`.
+public struct CRC32: Sendable, Equatable {
+    public private(set) var value: UInt32 = 0
+
+    public init() {}
+
+    /// Folds `bytes` into the running checksum.
+    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+        var running = uLong(value)
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return }
+            var offset = 0
+            // zlib's length is a uInt: feed at most 1 GiB at a time.
+            while offset < raw.count {
+                let length = min(raw.count - offset, 1 << 30)
+                running = crc32(running, (base + offset).assumingMemoryBound(to: Bytef.self), uInt(length))
+                offset += length
+            }
+        }
+        value = UInt32(truncatingIfNeeded: running)
+    }
+
+    /// The checksum of `bytes` alone.
+    public static func checksum<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 {
+        var crc = CRC32()
+        crc.update(bytes)
+        return crc.value
+    }
+}

@@ -1,0 +1,54 @@
+/// One local day's de-duplicated totals, in the protocol's units (§4.1); a metric with no sample
+/// that day is absent, as empty buckets are skipped.
+public struct DailyTotals: Sendable, Equatable, Codable {
+    public enum Metric: String, Sendable, CaseIterable, Codable {
+        case steps, distance, flights, activeEnergy, basalEnergy, exerciseTime, standTime, dietaryEnergy
+    }
+
+    public var date: LocalDate
+    /// `count`
+    public var steps: Double?
+    /// `m`
+    public var distanceMeters: Double?
+    /// `count`
+    public var flights: Double?
+    /// `kcal`
+    public var activeEnergyKcal: Double?
+    /// `kcal`
+    public var basalEnergyKcal: Double?
+    /// `min`
+    public var exerciseMinutes: Double?
+    /// `min`
+    public var standMinutes: Double?
+    /// `kcal`
+    public var dietaryEnergyKcal: Double?
+
+    public init(date: LocalDate) { self.date = date }
+
+    public subscript(metric: Metric) -> Double? {
+        get {
+            switch metric {
+            case .steps: steps
+            case .distance: distanceMeters
+            case .flights: flights
+            case .activeEnergy: activeEnergyKcal
+            case .basalEnergy: basalEnergyKcal
+            case .exerciseTime: exerciseMinutes
+            case .standTime: standMinutes
+            case .dietaryEnergy: dietaryEnergyKcal
+            }
+        }
+        set {
+            switch metric {
+            case .steps: steps = newValue
+            case .distance: distanceMeters = newValue
+            case .flights: flights = newValue
+            case .activeEnergy: activeEnergyKcal = newValue
+            case .basalEnergy: basalEnergyKcal = newValue
+            case .exerciseTime: exerciseMinutes = newValue
+            case .standTime: standMinutes = newValue
+            case .dietaryEnergy: dietaryEnergyKcal = newValue
+            }
+        }
+    }
+}

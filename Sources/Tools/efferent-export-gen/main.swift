@@ -1,0 +1,76 @@
+import EfferentExportGenerator
+import Foundation
+
+// efferent-export-gen --years 10 --out /tmp/export.zip [--xml] [--store] [--seed N] [--level N]
+//                     [--clean] [--dtd none|13|12-malformed]
+// Writes the export and `<out minus extension>.truths.json`; prints size and time.
+
+let usage = """
+USAGE: efferent-export-gen --out PATH [--years N] [--seed N] [--xml] [--store] [--level N] [--clean] [--dtd none|13|12-malformed]
+
+Generates a realistic Apple Health export with known true answers beside it (PATH.truths.json).
+  --out PATH     the zip (or with --xml, the XML) to write
+  --years N      years of data (default: 1)
+  --seed N       the seed; one seed, one set of bytes (default: 1)
+  --xml          write the main XML alone instead of a zip
+  --store        store zip entries uncompressed (fastest)
+  --level N      zlib level for deflated entries (default: 1)
+  --clean        no quirks (default: every quirk on)
+  --dtd KIND     which DTD opens the XML (default: 13)
+
+"""
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n\n\(usage)".utf8))
+    exit(64)
+}
+
+var options = ExportOptions(years: 1)
+var out: String?
+var xml = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let name = arguments.removeFirst()
+    func value() -> String {
+        guard !arguments.isEmpty else { fail("\(name) needs a value.") }
+        return arguments.removeFirst()
+    }
+    switch name {
+    case "--help", "-h":
+        print(usage, terminator: "")
+        exit(0)
+    case "--out": out = value()
+    case "--years":
+        guard let years = Int(value()), years >= 1, years <= 50 else { fail("--years takes a whole number from 1 to 50.") }
+        options.years = years
+    case "--seed":
+        guard let seed = UInt64(value()) else { fail("--seed takes a whole number.") }
+        options.seed = seed
+    case "--xml": xml = true
+    case "--store": options.compression = .store
+    case "--level":
+        guard let level = Int32(value()), (0...9).contains(level) else { fail("--level takes 0 to 9.") }
+        options.compression = .deflate(level: level)
+    case "--clean": options.quirks = .none
+    case "--dtd":
+        guard let doctype = ExportQuirks.Doctype(rawValue: value()) else { fail("--dtd takes none, 13 or 12-malformed.") }
+        options.quirks.doctype = doctype
+    default: fail("'\(name)' is not an option.")
+    }
+}
+guard let out else { fail("--out is required.") }
+
+let url = URL(fileURLWithPath: out)
+let started = Date()
+do {
+    let generator = ExportGenerator(options: options)
+    let truths = xml ? try generator.writeXML(to: url) : try generator.writeZip(to: url)
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    let seconds = Date().timeIntervalSince(started)
+    print("wrote \(url.path): \(size) bytes, \(truths.totalRecords) records, \(truths.days.count) days, "
+          + "\(truths.workoutCount) workouts in \(String(format: "%.1f", seconds)) s")
+    print("truths: \(ExportGenerator.truthsURL(beside: url).path)")
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
