@@ -40,9 +40,9 @@ public enum AnswerError: Error, Equatable, CustomStringConvertible {
         case let .limitOutOfRange(limit, maximum):
             return "limit must be between 1 and \(maximum); \(limit) was asked for."
         case .metricRequired:
-            return "samples needs a metric, e.g. heartRate or steps; the overview lists those the archive holds."
+            return "samples needs a metric such as heartRate or steps; the overview lists those the archive holds."
         case .noMetrics:
-            return "daily needs at least one metric, e.g. steps; the overview lists those the archive holds."
+            return "daily needs at least one metric such as steps; the overview lists those the archive holds."
         case let .unknownGrouping(name):
             return "groupBy is day, week, month or year; \(name) is none of them."
         case let .unknownActivity(name):
