@@ -1,0 +1,70 @@
+import EfferentCore
+
+extension AnswerTable {
+    /// Columns padded to their widest cell, numbers right-aligned, two spaces between columns;
+    /// an absent value prints as `-`.
+    public func alignedText() -> String {
+        let cells = rows.map { $0.map { AnswerTable.cellText($0) ?? "-" } }
+        var widths = columns.map(\.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ values: [String], numeric: [Bool]) -> String {
+            var parts: [String] = []
+            for (index, value) in values.enumerated() {
+                let padding = String(repeating: " ", count: max(0, widths[index] - value.count))
+                parts.append(numeric[index] ? padding + value : value + padding)
+            }
+            var text = parts.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        var out = line(columns, numeric: columns.map { _ in false }) + "\n"
+        for (row, texts) in zip(rows, cells) {
+            out += line(texts, numeric: row.map { $0.numberValue != nil }) + "\n"
+        }
+        return out
+    }
+
+    /// One compact JSON object per row, members in column order, each line ending in `\n`.
+    public func ndjson() throws(JSONError) -> String {
+        var out = ""
+        for row in rows {
+            var writer = JSONWriter()
+            writer.raw(byte: UInt8(ascii: "{"))
+            for (index, column) in columns.enumerated() {
+                if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+                writer.string(column)
+                writer.raw(byte: UInt8(ascii: ":"))
+                try writer.write(index < row.count ? row[index] : .null)
+            }
+            writer.raw(byte: UInt8(ascii: "}"))
+            out += String(decoding: writer.bytes, as: UTF8.self) + "\n"
+        }
+        return out
+    }
+
+    /// RFC 4180 §2: records end in CRLF, a field holding a comma, a quote, CR or LF is quoted
+    /// and its quotes doubled; an absent value is an empty field.
+    public func csv() throws(JSONError) -> String {
+        func field(_ text: String) -> String {
+            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+            return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
+        }
+        var out = columns.map(field).joined(separator: ",") + "\r\n"
+        for row in rows {
+            out += row.map { field(AnswerTable.cellText($0) ?? "") }.joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    /// A cell as text: a string as itself, a number as JSON writes it, anything else as compact
+    /// JSON; `nil` for `null`.
+    static func cellText(_ value: JSONValue) -> String? {
+        switch value {
+        case .null: return nil
+        case let .string(text): return text
+        default: return (try? value.canonicalBytes()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+}

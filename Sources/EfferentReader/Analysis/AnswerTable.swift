@@ -1,0 +1,45 @@
+import EfferentCore
+
+/// An answer laid out as rows under named columns, what the CLI prints as a table, NDJSON or CSV.
+public struct AnswerTable: Sendable, Equatable {
+    public let columns: [String]
+    /// Each row holds one value per column; `null` where the row has none.
+    public let rows: [[JSONValue]]
+
+    public init(columns: [String], rows: [[JSONValue]]) {
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// How the CLI prints an answer.
+public enum AnswerFormat: String, CaseIterable, Sendable {
+    /// Columns aligned with spaces, a header line first.
+    case table
+    /// One compact JSON object per row, members in column order.
+    case ndjson
+    /// RFC 4180: a header record, CRLF line breaks, fields quoted when they need it.
+    case csv
+    /// The §10.3 object, compact, keys sorted.
+    case json
+}
+
+/// One answer of §10.3: a JSON object the MCP tools return and a table the CLI prints.
+public protocol Answer: Sendable {
+    /// The compact object of §10.3.
+    var json: JSONValue { get }
+    /// The answer's rows, for table, NDJSON and CSV.
+    var table: AnswerTable { get }
+}
+
+extension Answer {
+    /// The answer in one of the CLI's formats; every format but `table` ends with a line break.
+    public func rendered(as format: AnswerFormat) throws(JSONError) -> String {
+        switch format {
+        case .json: return String(decoding: try json.canonicalBytes(), as: UTF8.self) + "\n"
+        case .table: return table.alignedText()
+        case .ndjson: return try table.ndjson()
+        case .csv: return try table.csv()
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// What a reader knows about the metrics of protocol §4: which are totals, which are records,
+/// the notes a unit needs, the sleep stages and the workout activity names.
+public enum MetricCatalogue {
+    /// The twelve totals of §4.1 (`TOTALS` of the reference reader, §4.3), in catalogue order.
+    public static let totals = [
+        "steps", "distanceWalkingRunning", "activeEnergy", "basalEnergy", "flightsClimbed", "exerciseTime",
+        "standTime", "dietaryEnergy", "dietaryProtein", "dietaryCarbohydrates", "dietaryFat", "dietaryWater",
+    ]
+
+    /// The records of §4.2 (`RECORDS`, §4.3).
+    public static let records = [
+        "heartRate", "restingHeartRate", "heartRateVariability", "respiratoryRate", "oxygenSaturation",
+        "bodyMass", "sleep", "workout",
+    ]
+
+    /// The records whose readings carry a number `statistics` can summarise (§10.3).
+    public static let readingRecords = [
+        "heartRate", "restingHeartRate", "heartRateVariability", "respiratoryRate", "oxygenSaturation", "bodyMass",
+    ]
+
+    /// The unit each catalogue metric is written with (§4.1, §4.2); used when no event names one.
+    public static let units: [String: String] = [
+        "steps": "count", "distanceWalkingRunning": "m", "activeEnergy": "kcal", "basalEnergy": "kcal",
+        "flightsClimbed": "count", "exerciseTime": "min", "standTime": "min", "dietaryEnergy": "kcal",
+        "dietaryProtein": "g", "dietaryCarbohydrates": "g", "dietaryFat": "g", "dietaryWater": "mL",
+        "heartRate": "count/min", "restingHeartRate": "count/min", "heartRateVariability": "ms",
+        "respiratoryRate": "count/min", "oxygenSaturation": "%", "bodyMass": "kg",
+    ]
+
+    /// `UNIT_NOTES` of §4.3: what a unit written on the wire does not say.
+    public static let unitNotes: [String: String] = [
+        "oxygenSaturation": "fraction of 1, not a percentage — 0.97 means 97%. The unit written on the event says '%' and is wrong.",
+    ]
+
+    /// The sleep stages of §4.2, in the order answers list them.
+    public static let sleepStages = ["inBed", "awake", "asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM", "unknown"]
+
+    /// The stages whose union is time asleep.
+    public static let asleepStages: Set<String> = ["asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM"]
+
+    /// The reader-side names of `HKWorkoutActivityType` numbers (§4.2, `analysis.py ACTIVITIES`).
+    public static let activityNames: [String: String] = [
+        "9": "climbing", "11": "crossTraining", "13": "cycling", "16": "elliptical",
+        "20": "functionalStrengthTraining", "24": "hiking", "29": "mindAndBody", "35": "rowing", "37": "running",
+        "44": "stairClimbing", "46": "swimming", "50": "traditionalStrengthTraining", "52": "walking", "57": "yoga",
+        "3000": "other",
+    ]
+
+    /// The name of a workout's activity number: `37` → `running`, an unlisted one → `activity-<n>`,
+    /// none → `activity-unknown`.
+    public static func activityName(_ number: String?) -> String {
+        guard let number else { return "activity-unknown" }
+        return activityNames[number] ?? "activity-\(number)"
+    }
+
+    /// What an agent may write (§8): quantities with their unit, and sleep with its stages.
+    public static let writable: [String: String] = [
+        "dietaryEnergy": "kcal", "dietaryProtein": "g", "dietaryCarbohydrates": "g", "dietaryFat": "g",
+        "dietaryWater": "mL", "bodyMass": "kg",
+    ]
+}

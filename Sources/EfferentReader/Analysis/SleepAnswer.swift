@@ -1,0 +1,72 @@
+import EfferentCore
+
+/// `phone_data_sleep` (§10.3): the nights of a range, stitched across sources (see `SleepNight`
+/// for the rules), and how long they were.
+public struct SleepAnswer: Answer {
+    public let range: DayRange
+    /// Nights of the range with at least one sleep stretch, by night.
+    public let nights: [SleepNight]
+
+    /// Reads one day before `since` and one after `until`, so a night named `until` keeps its
+    /// morning; only nights named inside the range are answered.
+    public init(from source: EventSource, range: DayRange) throws {
+        self.range = range
+        let clock = LocalClock()
+        var byNight: [CalendarDay: [SleepNight.Stretch]] = [:]
+        for item in try range.readEvents(from: source, extraAfter: 1) where item.event.metric == "sleep" {
+            let event = item.event
+            let night = try SleepNight.night(of: event.start, timeZone: item.timeZone, clock: clock)
+            guard range.contains(night) else { continue }
+            byNight[night, default: []].append(.init(start: event.start, end: event.end, stage: event.stage, timeZone: item.timeZone))
+        }
+        nights = try byNight.keys.sorted().compactMap { night throws(AnswerError) in
+            try SleepNight(night: night, stretches: byNight[night]!, clock: clock)
+        }
+    }
+
+    /// Hours asleep over the recorded nights; `nil` when none was.
+    public var asleepDistribution: Distribution? { Distribution(nights.map(\.asleepHours)) }
+
+    public var json: JSONValue {
+        let distribution: JSONValue = asleepDistribution.map { .object($0.json(withCount: false, withSum: false)) }
+            ?? .object(["min": .null, "p10": .null, "median": .null, "mean": .null, "p90": .null, "max": .null])
+        return .object([
+            "nightsRecorded": .number(Double(nights.count)),
+            "nightsInRange": .number(Double(range.dayCount)),
+            "asleepHours": distribution,
+            "rows": .array(nights.map { night in
+                .object([
+                    "night": .string(night.night.description),
+                    "asleepHours": .number(night.asleepHours),
+                    "inBedHours": night.inBedHours.map(JSONValue.number) ?? .null,
+                    "stages": .object(night.stages.mapValues(JSONValue.number)),
+                    "start": .string(LocalClock.iso(night.start)),
+                    "end": .string(LocalClock.iso(night.end)),
+                    "segments": .number(Double(night.segments)),
+                    "naps": .array(night.naps.map { nap in
+                        .object(["start": .string(LocalClock.iso(nap.start)), "end": .string(LocalClock.iso(nap.end)),
+                                 "asleepHours": .number(nap.asleepHours)])
+                    }),
+                ])
+            }),
+        ])
+    }
+
+    /// One row per night; a column per stage any night holds (catalogue order), and the naps as
+    /// a count and their hours asleep.
+    public var table: AnswerTable {
+        let seen = Set(nights.flatMap(\.stages.keys))
+        let stages = MetricCatalogue.sleepStages.filter(seen.contains) + seen.subtracting(MetricCatalogue.sleepStages).sorted()
+        return AnswerTable(
+            columns: ["night", "start", "end", "asleepHours", "inBedHours", "segments"] + stages + ["naps", "napAsleepHours"],
+            rows: nights.map { night in
+                var row: [JSONValue] = [.string(night.night.description), .string(LocalClock.iso(night.start)),
+                                        .string(LocalClock.iso(night.end)), .number(night.asleepHours),
+                                        night.inBedHours.map(JSONValue.number) ?? .null, .number(Double(night.segments))]
+                row += stages.map { night.stages[$0].map(JSONValue.number) ?? .null }
+                row += [.number(Double(night.naps.count)),
+                        .number(Distribution.round3(night.naps.reduce(0) { $0 + $1.asleepHours }))]
+                return row
+            })
+    }
+}

@@ -1,0 +1,90 @@
+import EfferentCore
+
+/// How `statistics` groups days (§10.3).
+public enum Grouping: String, Sendable, CaseIterable {
+    case day, week, month, year
+
+    /// Refuses anything but day, week, month or year.
+    public init(name: String) throws(AnswerError) {
+        guard let grouping = Grouping(rawValue: name) else { throw .unknownGrouping(name) }
+        self = grouping
+    }
+
+    /// The group a day falls in: the day itself, its ISO week's Monday, `YYYY-MM`, or `YYYY`.
+    public func group(of day: CalendarDay) -> String {
+        switch self {
+        case .day: return day.description
+        case .week:
+            // 1970-01-01 was a Thursday: Monday is index 0.
+            let weekday = Int(((day.daysSinceEpoch + 3) % 7 + 7) % 7)
+            return day.adding(days: -weekday).description
+        case .month: return String(day.description.prefix(7))
+        case .year: return String(day.description.prefix(4))
+        }
+    }
+}
+
+/// `phone_data_statistics` (§10.3): a distribution per group, over daily totals or individual
+/// readings.
+public struct StatisticsAnswer: Answer {
+    public let metric: String
+    public let unit: String?
+    public let groupBy: Grouping
+    /// Whether the values are daily totals (one per day) rather than individual readings.
+    public let overDailyTotals: Bool
+    /// By group name, ascending.
+    public let rows: [(group: String, distribution: Distribution)]
+
+    /// A total is summarised over its day buckets, a reading over each event's value; a reading
+    /// belongs to the local day its start falls on (§4.2).
+    public init(from source: EventSource, metric: String, range: DayRange, groupBy: Grouping = .month) throws {
+        let isTotal = MetricCatalogue.totals.contains(metric)
+        guard isTotal || MetricCatalogue.readingRecords.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
+        self.metric = metric
+        self.groupBy = groupBy
+        overDailyTotals = isTotal
+        let clock = LocalClock()
+        var unit: String?
+        var byGroup: [String: [Double]] = [:]
+        var dailyTotals: [CalendarDay: Double] = [:]
+        for item in try range.readEvents(from: source) where item.event.metric == metric {
+            guard let value = item.event.value else { continue }
+            if isTotal {
+                guard item.event.bucket == .day, range.contains(item.day) else { continue }
+                dailyTotals[item.day, default: 0] += value
+            } else {
+                let day = try clock.day(of: item.event.start, in: item.timeZone)
+                guard range.contains(day) else { continue }
+                byGroup[groupBy.group(of: day), default: []].append(value)
+            }
+            if unit == nil { unit = item.event.unit }
+        }
+        for (day, total) in dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
+        self.unit = unit ?? MetricCatalogue.units[metric]
+        rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }
+    }
+
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "metric": .string(metric), "unit": unit.map(JSONValue.string) ?? .null,
+            "over": .string(overDailyTotals ? "daily totals, one value per day" : "individual readings"),
+            "groupBy": .string(groupBy.rawValue),
+            "rows": .array(rows.map { row in
+                var object = row.distribution.json()
+                object["group"] = .string(row.group)
+                return .object(object)
+            }),
+        ]
+        if let note = MetricCatalogue.unitNotes[metric] { members["unitNote"] = .string(note) }
+        return .object(members)
+    }
+
+    public static let columns = ["group", "n", "min", "p10", "median", "mean", "p90", "max", "sum"]
+
+    public var table: AnswerTable {
+        AnswerTable(columns: Self.columns, rows: rows.map { row in
+            let object = row.distribution.json()
+            return [.string(row.group)] + Self.columns.dropFirst().map { object[$0]! }
+        })
+    }
+}

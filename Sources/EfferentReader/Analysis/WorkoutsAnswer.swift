@@ -1,0 +1,89 @@
+import EfferentCore
+
+/// `phone_data_workouts` (§10.3): the workouts of a range, counted and timed by activity.
+public struct WorkoutsAnswer: Answer {
+    /// One workout as the answer lists it.
+    public struct Workout: Sendable, Equatable {
+        public let start: Int64
+        public let end: Int64
+        /// The reader-side name (§4.2): `running`, `activity-<n>`, `activity-unknown`.
+        public let activity: String
+        /// The local day the workout started on.
+        public let day: CalendarDay
+        /// The recorded duration, or end minus start when none was recorded, in minutes.
+        public let minutes: Double
+        public let source: String?
+    }
+
+    public let range: DayRange
+    /// Every workout overlapping the range (of the asked activity), by start.
+    public let workouts: [Workout]
+
+    public static let columns = ["start", "end", "activity", "day", "minutes", "source"]
+
+    /// `activity`, when given, must be a catalogue name or `activity-<n>`.
+    public init(from source: EventSource, range: DayRange, activity: String? = nil) throws {
+        if let activity, !Self.isActivityName(activity) { throw AnswerError.unknownActivity(activity) }
+        self.range = range
+        let clock = LocalClock()
+        var workouts: [Workout] = []
+        for item in try range.readEvents(from: source) where item.event.metric == "workout" {
+            guard try clock.overlaps(item, range) else { continue }
+            let event = item.event
+            let name = MetricCatalogue.activityName(event.activity)
+            if let activity, activity != name { continue }
+            let seconds = event.duration ?? Double(event.end - event.start)
+            workouts.append(Workout(start: event.start, end: event.end, activity: name,
+                                    day: try clock.day(of: event.start, in: item.timeZone),
+                                    minutes: Distribution.round3(seconds / 60), source: event.source))
+        }
+        self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
+    }
+
+    static func isActivityName(_ name: String) -> Bool {
+        if MetricCatalogue.activityNames.values.contains(name) || name == "activity-unknown" { return true }
+        guard name.hasPrefix("activity-") else { return false }
+        let number = name.dropFirst("activity-".count)
+        return !number.isEmpty && number.allSatisfy(\.isNumber)
+    }
+
+    /// Count and minutes per activity name.
+    public var byActivity: [String: (count: Int, minutes: Double)] {
+        var out: [String: (count: Int, minutes: Double)] = [:]
+        for workout in workouts {
+            let current = out[workout.activity] ?? (0, 0)
+            out[workout.activity] = (current.count + 1, current.minutes + workout.minutes)
+        }
+        return out.mapValues { ($0.count, Distribution.round3($0.minutes)) }
+    }
+
+    private var listed: [Workout] { Array(workouts.prefix(DayRange.Limits.maximumRows)) }
+
+    private var hoisted: HoistedRows {
+        HoistedRows(columns: Self.columns, rows: listed.map { workout in
+            [.string(LocalClock.iso(workout.start)), .string(LocalClock.iso(workout.end)), .string(workout.activity),
+             .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null]
+        })
+    }
+
+    /// Said when nothing matched, or when the rows stop at `MAX_ROWS`.
+    public var note: String? {
+        if workouts.isEmpty { return "no workouts between \(range.since) and \(range.until)." }
+        if workouts.count > DayRange.Limits.maximumRows {
+            return "rows list the first \(DayRange.Limits.maximumRows) of \(workouts.count) workouts; byActivity counts them all. Narrow since or until to see the rest."
+        }
+        return nil
+    }
+
+    public var json: JSONValue {
+        var members = hoisted.members
+        members["total"] = .number(Double(workouts.count))
+        members["byActivity"] = .object(byActivity.mapValues {
+            .object(["count": .number(Double($0.count)), "minutes": .number($0.minutes)])
+        })
+        if let note { members["note"] = .string(note) }
+        return .object(members)
+    }
+
+    public var table: AnswerTable { hoisted.fullTable }
+}

@@ -1,0 +1,90 @@
+import EfferentCore
+import Testing
+@testable import EfferentReader
+
+@Suite struct AnswerRefusalTests {
+    typealias F = Fixture
+
+    @Test func dailyRefusesRecordsNamingTheTotals() throws {
+        let error = #expect(throws: AnswerError.self) {
+            try DailyAnswer(from: EventList([]), metrics: ["steps", "heartRate"], range: F.range("2024-01-01", "2024-01-02"))
+        }
+        #expect(error == .notATotal(metric: "heartRate", isRecord: true))
+        #expect(error?.description == "daily takes totals: steps, distanceWalkingRunning, activeEnergy, basalEnergy, flightsClimbed, exerciseTime, standTime, dietaryEnergy, dietaryProtein, dietaryCarbohydrates, dietaryFat, dietaryWater; heartRate is a record — use samples or statistics.")
+        #expect(throws: AnswerError.notATotal(metric: "stepz", isRecord: false)) {
+            try DailyAnswer(from: EventList([]), metrics: ["stepz"], range: F.range("2024-01-01", "2024-01-02"))
+        }
+        #expect(throws: AnswerError.noMetrics) {
+            try DailyAnswer(from: EventList([]), metrics: [], range: F.range("2024-01-01", "2024-01-02"))
+        }
+    }
+
+    @Test func dailyRefusesMoreThanFourHundredDays() throws {
+        let tooLong = try DayRange(since: F.day("2023-01-01"), until: F.day("2024-02-05"))
+        #expect(tooLong.dayCount == 401)
+        let error = #expect(throws: AnswerError.self) {
+            try DailyAnswer(from: EventList([]), metrics: ["steps"], range: tooLong)
+        }
+        #expect(error?.description == "a range of 400 days at most; 401 days were asked for, so narrow since or until.")
+        #expect(try DailyAnswer(from: EventList([]), metrics: ["steps"], range: F.range("2023-01-01", "2024-02-04")).values.count == 400)
+    }
+
+    @Test func untilBeforeSinceIsRefused() {
+        let error = #expect(throws: AnswerError.self) { try DayRange(since: F.day("2024-01-02"), until: F.day("2024-01-01")) }
+        #expect(error?.description == "until is before since (2024-01-01 < 2024-01-02); swap them or pick a later until.")
+    }
+
+    @Test func defaultsFillWhatTheAskerLeftOut() throws {
+        let today = F.day("2024-03-31")
+        let daily = try DayRange(since: nil, until: nil, defaultDays: 90, today: today)
+        #expect(daily.dayCount == 90)
+        #expect(daily.until == today)
+        let fromSince = try DayRange(since: F.day("2024-03-30"), until: nil, defaultDays: 7, today: today)
+        #expect(fromSince.until == today)
+        let fromUntil = try DayRange(since: nil, until: F.day("2024-01-07"), defaultDays: 7, today: today)
+        #expect(fromUntil.since == F.day("2024-01-01"))
+        #expect(throws: AnswerError.rangeTooLong(days: 401, limit: 400)) {
+            try DayRange(since: F.day("2023-01-01"), until: F.day("2024-02-05"), defaultDays: 90, today: today, limit: 400)
+        }
+    }
+
+    @Test func samplesRefuseNoMetricAndLimitsOutOfRange() throws {
+        let range = try F.range("2024-01-01", "2024-01-01")
+        #expect(throws: AnswerError.metricRequired) { try SamplesAnswer(from: EventList([]), metric: "", range: range) }
+        #expect(throws: AnswerError.limitOutOfRange(limit: 0, maximum: 5000)) {
+            try SamplesAnswer(from: EventList([]), metric: "heartRate", range: range, limit: 0)
+        }
+        #expect(throws: AnswerError.limitOutOfRange(limit: 5001, maximum: 5000)) {
+            try SamplesAnswer(from: EventList([]), metric: "heartRate", range: range, limit: 5001)
+        }
+        #expect(try SamplesAnswer(from: EventList([]), metric: "heartRate", range: range, limit: 5000).matched == 0)
+    }
+
+    @Test func statisticsRefuseSleepAndUnknownGroupings() throws {
+        #expect(throws: AnswerError.noStatistics(metric: "sleep")) {
+            try StatisticsAnswer(from: EventList([]), metric: "sleep", range: F.range("2024-01-01", "2024-01-01"))
+        }
+        #expect(throws: AnswerError.unknownGrouping("fortnight")) { try Grouping(name: "fortnight") }
+        #expect(try Grouping(name: "week") == .week)
+    }
+
+    @Test func anUnknownZoneIsRefusedWithWhatToInstall() throws {
+        let source = EventList([try F.reading("heartRate", "2024-01-01", "Mars/Olympus_Mons", "2024-01-01T08:00:00Z", 60)])
+        let error = #expect(throws: AnswerError.self) {
+            try SamplesAnswer(from: source, metric: "heartRate", range: F.range("2024-01-01", "2024-01-01"))
+        }
+        #expect(error?.description.contains("tzdata") == true)
+    }
+
+    @Test func everyRefusalIsOneSentence() {
+        let errors: [AnswerError] = [
+            .notATotal(metric: "sleep", isRecord: true), .noStatistics(metric: "workout"), .rangeTooLong(days: 500, limit: 400),
+            .untilBeforeSince(since: F.day("2024-01-02"), until: F.day("2024-01-01")), .limitOutOfRange(limit: 0, maximum: 5000),
+            .metricRequired, .noMetrics, .unknownGrouping("x"), .unknownActivity("x"), .unknownTimeZone("x"),
+        ]
+        for error in errors {
+            #expect(error.description.hasSuffix("."))
+            #expect(!error.description.dropLast().contains(". "))
+        }
+    }
+}
