@@ -22,8 +22,10 @@ final class FileChunks {
 
     /// The next chunk, or nil at the end of the file.
     func next() throws(ZipError) -> [UInt8]? {
-        guard let data = try? handle.read(upToCount: chunkSize) else { throw .unreadable(file: label) }
-        guard !data.isEmpty else { return nil }
+        let read: Data?
+        do { read = try handle.read(upToCount: chunkSize) } catch { throw .unreadable(file: label) }
+        // Foundation answers nil, or empty data, at the end of the file.
+        guard let data = read, !data.isEmpty else { return nil }
         bytesRead += UInt64(data.count)
         return [UInt8](data)
     }
@@ -33,6 +35,6 @@ final class FileChunks {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: count) else { return nil }
-        return [UInt8](data ?? Data())
+        return [UInt8](data)
     }
 }

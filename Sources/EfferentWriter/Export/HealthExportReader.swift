@@ -90,7 +90,7 @@ public final class HealthExportReader {
             if tag.nameIs("MetadataEntry"), tag.attribute("key", is: "HKTimeZone") {
                 pendingWorkout?.timeZone = tag.attribute("value")
             } else if tag.nameIs("WorkoutRoute") {
-                pendingRoute = WorkoutRoute(file: nil, points: 0, start: nil, end: nil)
+                pendingRoute = WorkoutRoute(file: nil, source: tag.attribute("sourceName"), points: 0, start: nil, end: nil)
             } else if tag.nameIs("WorkoutActivity"), let seconds = Self.seconds(tag, "duration", "durationUnit") {
                 activityDurations += seconds
             }
