@@ -34,7 +34,11 @@ final class FileChunks {
     static func prefix(of url: URL, count: Int) -> [UInt8]? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: count) else { return nil }
-        return [UInt8](data)
+        do {
+            // Foundation answers nil for an empty file.
+            return try handle.read(upToCount: count).map { [UInt8]($0) } ?? []
+        } catch {
+            return nil
+        }
     }
 }
