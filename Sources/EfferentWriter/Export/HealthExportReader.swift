@@ -120,7 +120,8 @@ public final class HealthExportReader {
                 recordCount += 1
                 try sink.record(workout)
             }
-        } else if level == 2, let route = pendingRoute, pendingWorkout != nil, tag.kind == .end || tag.nameIs("WorkoutRoute") {
+        } else if level == 2, let route = pendingRoute {
+            // Inside a workout, the only level-2 element that closes while a route is open is the route.
             pendingRoute = nil
             // A route with a FileReference is counted when its GPX file is read.
             if route.file == nil, route.points > 0 {

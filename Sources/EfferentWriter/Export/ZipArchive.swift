@@ -100,7 +100,7 @@ public final class ZipArchive {
                   let extra = reader.take(Int(extraLength)), reader.take(Int(commentLength)) != nil else {
                 throw .corrupt(file: label)
             }
-            var entry = ZipEntry(name: decodeName(nameBytes, utf8Flag: flags & 0x0800 != 0), method: method, flags: flags, crc32: crc,
+            var entry = ZipEntry(name: decodeName(nameBytes), method: method, flags: flags, crc32: crc,
                                  compressedSize: UInt64(compressed32), uncompressedSize: UInt64(uncompressed32),
                                  localHeaderOffset: UInt64(offset32))
             try applyExtra(Array(extra), to: &entry, nameBytes: nameBytes, label: label)
@@ -132,7 +132,7 @@ public final class ZipArchive {
     }
 
     /// UTF-8 when valid (macOS writes UTF-8 without setting bit 11); otherwise the ASCII half, others replaced.
-    private static func decodeName(_ bytes: ArraySlice<UInt8>, utf8Flag: Bool) -> String {
+    private static func decodeName(_ bytes: ArraySlice<UInt8>) -> String {
         if let name = String(validating: bytes, as: UTF8.self) { return name }
         return String(decoding: bytes.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
