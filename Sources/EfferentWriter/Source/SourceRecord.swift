@@ -76,4 +76,6 @@ public struct ActivitySummaryRecord: Sendable, Equatable {
 public protocol ExportSink: AnyObject {
     func record(_ record: SourceRecord) throws
     func activitySummary(_ summary: ActivitySummaryRecord) throws
+    /// A workout route, counted (the default implementation, in `WorkoutRoute.swift`, ignores it).
+    func workoutRoute(_ route: WorkoutRoute) throws
 }

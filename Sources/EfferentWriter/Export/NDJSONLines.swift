@@ -1,0 +1,52 @@
+/// Splits a byte stream into lines (`\n`, with an optional `\r` before it), numbered from 1, for
+/// the NDJSON readers; blank lines are skipped but counted.
+struct NDJSONLines {
+    let label: String
+    private var partial: [UInt8] = []
+    private(set) var lineNumber = 0
+
+    init(label: String) { self.label = label }
+
+    /// The longest line kept waiting for its end.
+    static let maximumLineBytes = 64 << 20
+
+    /// Calls `handler` with each complete line in `chunk` (and any carried over from before).
+    mutating func feed(_ chunk: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
+        var start = 0
+        var index = 0
+        while index < chunk.count {
+            if chunk[index] == 0x0A {
+                if partial.isEmpty {
+                    try emit(Array(chunk[start..<index]), handler)
+                } else {
+                    partial += chunk[start..<index]
+                    let line = partial
+                    partial = []
+                    try emit(line, handler)
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        partial += chunk[start...]
+        guard partial.count <= Self.maximumLineBytes else {
+            throw ExportError.malformedLine(file: label, line: lineNumber + 1, problem: "a line longer than 64 MiB")
+        }
+    }
+
+    /// Flushes a last line that has no `\n`.
+    mutating func finish(_ handler: ([UInt8], Int) throws -> Void) throws {
+        guard !partial.isEmpty else { return }
+        let line = partial
+        partial = []
+        try emit(line, handler)
+    }
+
+    private mutating func emit(_ line: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
+        lineNumber += 1
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        guard line[..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        try handler(end == line.count ? line : Array(line[..<end]), lineNumber)
+    }
+}
