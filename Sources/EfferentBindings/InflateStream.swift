@@ -68,25 +68,3 @@ public final class InflateStream {
         return out
     }
 }
-
-/// CRC-32 (ISO 3309, the zip and gzip checksum) on zlib's `crc32`.
-public enum CRC32 {
-    /// `crc` extended over `bytes`; start from 0.
-    public static func update<Bytes: ContiguousBytes>(_ crc: UInt32, _ bytes: Bytes) -> UInt32 {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, raw.count > 0 else { return crc }
-            var value = uLong(crc)
-            var offset = 0
-            // zlib takes a uInt length: feed very large buffers in slices that fit it.
-            while offset < raw.count {
-                let length = min(raw.count - offset, Int(Int32.max))
-                value = crc32(value, base.assumingMemoryBound(to: Bytef.self) + offset, uInt(length))
-                offset += length
-            }
-            return UInt32(truncatingIfNeeded: value)
-        }
-    }
-
-    /// The CRC-32 of `bytes`.
-    public static func checksum<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 { update(0, bytes) }
-}

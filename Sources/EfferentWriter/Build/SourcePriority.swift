@@ -14,8 +14,12 @@ public struct SourcePriority: Sendable, Equatable {
         classes = parts
     }
 
-    /// The class index of a source (classes.count for "any other app").
+    /// Names a day total read from layout-1 events; such a source ranks after every other.
+    public static let dayTotalSuffix = " (day total)"
+
+    /// The class index of a source (classes.count for "any other app", one more for day totals).
     public func rank(source: String, device: String?) -> Int {
+        if source.hasSuffix(Self.dayTotalSuffix) { return classes.count + 1 }
         for (index, fragment) in classes.enumerated() {
             if let device, device.localizedCaseInsensitiveContains(fragment) { return index }
             if source.localizedCaseInsensitiveContains(fragment) { return index }

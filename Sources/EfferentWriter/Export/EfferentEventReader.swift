@@ -53,8 +53,12 @@ public final class EfferentEventReader {
             end = start
         }
         let bucket = object["bucket"]?.stringValue
+        // A day total already holds its hours: named as such, it ranks below every hour total of
+        // the same metric (`SourcePriority`), so only time no hour total covers takes from it.
+        var source = object["source"]?.stringValue ?? ""
+        if bucket == "day" { source = (source.isEmpty ? "archive" : source) + SourcePriority.dayTotalSuffix }
         var record = SourceRecord(kind: .quantity, type: Self.typePrefix + metric + (bucket.map { "/" + $0 } ?? ""),
-                                  source: object["source"]?.stringValue ?? "", start: start, end: end,
+                                  source: source, start: start, end: end,
                                   value: object["value"]?.numberValue, unit: object["unit"]?.stringValue)
         if let activity = object["activity"], !activity.isNull {
             record.kind = .workout

@@ -99,7 +99,9 @@ public final class Pusher {
     /// Builds pending days newest first, packs month frames and sends them four at a time.
     func send(_ report: inout Report) async throws {
         let deflater = try Deflater()
-        let pending = try store.pendingDays()
+        // A day after tomorrow cannot be taken yet (§6); a record dated in the future (a phone clock
+        // set forward) waits, marked, instead of being refused five times.
+        let pending = try store.pendingDays().filter { $0 <= today.next }
         var frames = [[SealedDay]]()
         var current = [SealedDay]()
         var currentBytes = 0

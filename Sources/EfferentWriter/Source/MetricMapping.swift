@@ -65,7 +65,9 @@ public enum MetricMapping {
             guard let converted = UnitConversion.convert(value, from: record.unit ?? unit, to: unit) else { return nil }
             return Mapped(target: target, value: converted, stage: nil, activity: nil, duration: nil)
         case .category:
-            guard record.type == "HKCategoryTypeIdentifierSleepAnalysis" || record.type == "efferent:sleep" else { return nil }
+            guard record.type == "HKCategoryTypeIdentifierSleepAnalysis" || record.type == EfferentEventReader.typePrefix + "sleep" else {
+                return nil
+            }
             return Mapped(target: sleep, value: nil, stage: SleepStage.wire(record.category), activity: nil, duration: nil)
         case .workout:
             return Mapped(target: workout, value: nil, stage: nil, activity: WorkoutActivity.number(record.activity),
@@ -73,10 +75,13 @@ public enum MetricMapping {
         }
     }
 
-    /// A protocol-native type (`efferent:<metric>`), as the NDJSON reader writes layout-1 events.
+    /// A protocol-native type, as the NDJSON reader writes layout-1 events: `efferent:<metric>` for
+    /// records, `efferent:<metric>/<hour|day>` for totals (the bucket is dropped here; the source
+    /// name keeps day totals below hour totals, see `SourcePriority`).
     static func nativeTarget(_ type: String) -> Target? {
-        guard type.hasPrefix("efferent:") else { return nil }
-        return byMetric[String(type.dropFirst("efferent:".count))]
+        guard type.hasPrefix(EfferentEventReader.typePrefix) else { return nil }
+        let name = type.dropFirst(EfferentEventReader.typePrefix.count).split(separator: "/").first.map(String.init) ?? ""
+        return byMetric[name]
     }
 }
 

@@ -1,0 +1,49 @@
+import EfferentCommandLine
+import EfferentWriter
+import Foundation
+
+struct Import: Subcommand {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Read an Apple Health export (export.zip, export.xml) or NDJSON events into the local store.",
+        discussion: """
+        The export is found by its content, whatever its name or language. Re-importing the same or an overlapping
+        export adds nothing twice; a newer full export removes what it no longer holds (within its own dates and
+        types). An import stopped half-way is finished by running it again.
+        """,
+        arguments: [.init("PATH", help: "export.zip, export.xml, an unzipped export folder, or an .ndjson file.")])
+
+    let path: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let path = arguments.argument(0) else { throw UsageError("'import' needs the PATH of an export.") }
+        self.path = path
+    }
+
+    func run() async throws -> Int32 {
+        let context = try WriterContext()
+        let input = try ExportLocator.locate(URL(fileURLWithPath: path))
+        let (format, full): (String, Bool) = switch input {
+        case .zip: ("apple-zip", true)
+        case .xml: ("apple-xml", true)
+        case .efferentEvents: ("efferent-ndjson", false)
+        case .pulsHealth: ("pulshealth-ndjson", false)
+        }
+        let session = try context.store.beginImport(source: (path as NSString).lastPathComponent, format: format, full: full)
+        let bar = ProgressBar(label: "import", unit: "records")
+        let started = Date()
+        let tally = try ExportImporter.read(input, into: session, progress: Environment.isTerminal ? { progress in
+            bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead))
+        } : nil)
+        try session.finish()
+        bar.finish()
+        let seconds = Date().timeIntervalSince(started)
+        print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(Int(Double(tally.records) / max(seconds, 0.001)))/s): "
+              + "\(session.added) new, \(session.seen - session.added) already here, \(session.removed) no longer in the export, "
+              + "\(session.skipped) of types the archive does not carry"
+              + (tally.activitySummaries > 0 ? "; \(tally.activitySummaries) activity summaries" : "")
+              + (tally.routes > 0 ? "; \(tally.routes) workout routes" : ""))
+        print("next: efferent push")
+        return 0
+    }
+}
