@@ -105,12 +105,14 @@ public final class Syncer {
         return report
     }
 
-    /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is mirrored.
-    func open(_ entry: Frame.Day) throws -> [UInt8] {
+    func open(_ entry: Frame.Day) throws -> [UInt8] { try Self.open(entry, reading: reading, bucket: client.bucket) }
+
+    /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is kept.
+    static func open(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> [UInt8] {
         let plaintext: [UInt8]
         do {
             plaintext = try SealedEnvelope.open(Array(entry.sealed), with: reading.privateKey,
-                                                aad: .day(bucket: client.bucket.rawValue, day: entry.day))
+                                                aad: .day(bucket: bucket.rawValue, day: entry.day))
         } catch {
             throw MirrorError.dayDoesNotOpen(entry.day, error.description)
         }

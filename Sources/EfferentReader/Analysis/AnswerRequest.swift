@@ -1,0 +1,61 @@
+import EfferentCore
+
+/// A question as the CLI and the MCP tools both take it, so the two answer the same way: which
+/// answer, for which days and metrics, with the §10.3 defaults filled in.
+public struct AnswerRequest: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case overview, daily, statistics, sleep, workouts, samples
+    }
+
+    public var kind: Kind
+    public var since: CalendarDay?
+    public var until: CalendarDay?
+    /// `daily`: the totals to list (default steps and active energy).
+    public var metrics: [String]
+    /// `statistics` and `samples`: the one metric.
+    public var metric: String?
+    public var groupBy: String?
+    public var activity: String?
+    public var limit: Int?
+
+    public init(kind: Kind, since: CalendarDay? = nil, until: CalendarDay? = nil, metrics: [String] = [], metric: String? = nil,
+                groupBy: String? = nil, activity: String? = nil, limit: Int? = nil) {
+        self.kind = kind
+        self.since = since
+        self.until = until
+        self.metrics = metrics
+        self.metric = metric
+        self.groupBy = groupBy
+        self.activity = activity
+        self.limit = limit
+    }
+
+    /// The answer from `source`; `today` is the archive's local today, `archive` what the
+    /// service said about itself (overview only).
+    public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil) throws -> any Answer {
+        typealias Limits = DayRange.Limits
+        switch kind {
+        case .overview:
+            let range = (since != nil || until != nil)
+                ? try DayRange(since: since, until: until, defaultDays: 365_000, today: today) : nil
+            return try OverviewAnswer(from: source, range: range, archive: archive)
+        case .daily:
+            let range = try DayRange(since: since, until: until, defaultDays: Limits.dailyDefaultDays, today: today,
+                                     limit: Limits.dailyMaximumDays)
+            return try DailyAnswer(from: source, metrics: metrics.isEmpty ? ["steps", "activeEnergy"] : metrics, range: range)
+        case .statistics:
+            guard let metric else { throw AnswerError.metricRequired }
+            let range = try DayRange(since: since, until: until, defaultDays: Limits.statisticsDefaultDays, today: today)
+            return try StatisticsAnswer(from: source, metric: metric, range: range, groupBy: try Grouping(name: groupBy ?? "month"))
+        case .sleep:
+            return try SleepAnswer(from: source, range: try DayRange(since: since, until: until, defaultDays: Limits.sleepDefaultDays, today: today))
+        case .workouts:
+            let range = try DayRange(since: since, until: until, defaultDays: Limits.workoutsDefaultDays, today: today)
+            return try WorkoutsAnswer(from: source, range: range, activity: activity)
+        case .samples:
+            guard let metric else { throw AnswerError.metricRequired }
+            let range = try DayRange(since: since, until: until, defaultDays: Limits.samplesDefaultDays, today: today)
+            return try SamplesAnswer(from: source, metric: metric, range: range, limit: limit ?? Limits.samplesDefaultLimit)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import EfferentReader
+import Foundation
+
+/// The filters of `query`, `ask` and `read` (§10.2).
+struct EventOptions {
+    static let specs: [CommandSpec.Option] = [
+        .init("metric", value: "NAME", help: "Only this metric."),
+        .init("bucket", value: "hour|day", help: "Only totals of this bucket."),
+        .init("limit", value: "N", help: "At most this many events."),
+        .init("since", value: "DAY", help: "First day (YYYY-MM-DD, local to the archive)."),
+        .init("until", value: "DAY", help: "Last day, inclusive."),
+        .init("format", value: "FORMAT", help: "ndjson, json, csv or table.", default: "ndjson"),
+    ]
+
+    let query: EventQuery
+    let format: AnswerFormat
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        var bucket: DayEvent.Bucket?
+        if let text = arguments.string("bucket") {
+            guard let value = DayEvent.Bucket(rawValue: text) else { throw UsageError("--bucket takes hour or day.") }
+            bucket = value
+        }
+        let since = try ReadingOptions.day(arguments, "since"), until = try ReadingOptions.day(arguments, "until")
+        if let since, let until, until < since { throw UsageError("--until \(until) is before --since \(since).") }
+        let limit = arguments.string("limit") == nil ? nil : try arguments.integer("limit", default: 0, range: 1...10_000_000)
+        query = EventQuery(metric: arguments.string("metric"), bucket: bucket, since: since, until: until, limit: limit)
+        guard let format = AnswerFormat(rawValue: arguments.string("format", default: "ndjson")) else {
+            throw UsageError("--format takes ndjson, json, csv or table.")
+        }
+        self.format = format
+    }
+
+    /// Events as a table: the expanded fields of §3.2 with their archive day.
+    static func table(_ events: [ArchiveEvent]) -> AnswerTable {
+        let columns = ["day", "id", "metric", "start", "end", "bucket", "unit", "source", "value", "stage", "activity", "duration"]
+        return AnswerTable(columns: columns, rows: events.map { item in
+            let object = item.json
+            return columns.map { object[$0] ?? .null }
+        })
+    }
+
+    static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
+        switch format {
+        case .ndjson:
+            var out = [UInt8]()
+            for item in events { out += try item.json.canonicalBytes() + [0x0A] }
+            FileHandle.standardOutput.write(Data(out))
+        case .json:
+            Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
+        case .csv: Swift.print(try table(events).csv(), terminator: "")
+        case .table: Swift.print(table(events).alignedText(), terminator: "")
+        }
+    }
+}
+
+struct Query: Subcommand {
+    static let spec = CommandSpec(name: "query", abstract: "Events from the local mirror, offline, filtered by metric, bucket and days.",
+                                  options: EventOptions.specs)
+    let options: EventOptions
+    init(_ arguments: ParsedArguments) throws(UsageError) { options = try EventOptions(arguments) }
+
+    func run() async throws -> Int32 {
+        let context = try ReaderContext()
+        let events = try options.query.run(MirrorSource(mirror: try context.mirror()))
+        try EventOptions.print(events, as: options.format)
+        return 0
+    }
+}
+
+struct Ask: Subcommand {
+    static let spec = CommandSpec(name: "ask", abstract: "Fetch the days in question from the service (no mirror), filter them, print the events.",
+                                  options: EventOptions.specs)
+    let options: EventOptions
+    init(_ arguments: ParsedArguments) throws(UsageError) { options = try EventOptions(arguments) }
+
+    func run() async throws -> Int32 {
+        let context = try ReaderContext()
+        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading,
+                                                  from: options.query.fetchFrom, through: min(options.query.fetchThrough, context.today.next))
+        let events = try options.query.run(source)
+        try EventOptions.print(events, as: options.format)
+        note("\(source.fetchedDays) days fetched, \(events.count) events kept")
+        return 0
+    }
+}
+
+struct Read: Subcommand {
+    static let spec = CommandSpec(name: "read", abstract: "Fetch days from the service and print every event as it is, one JSON line each.",
+                                  options: [.init("since", value: "DAY", help: "First day."), .init("until", value: "DAY", help: "Last day.")])
+    let since: CalendarDay?
+    let until: CalendarDay?
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        since = try ReadingOptions.day(arguments, "since")
+        until = try ReadingOptions.day(arguments, "until")
+    }
+
+    func run() async throws -> Int32 {
+        let context = try ReaderContext()
+        let last = until ?? context.today
+        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading,
+                                                  from: since ?? last.adding(days: -6), through: last)
+        try EventOptions.print(source.events, as: .ndjson)
+        return 0
+    }
+}

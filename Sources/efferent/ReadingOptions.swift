@@ -1,0 +1,74 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import EfferentReader
+import Foundation
+
+/// The options every reading command shares, and the mirror refresh before answering.
+struct ReadingOptions {
+    static let specs: [CommandSpec.Option] = [
+        .init("since", value: "DAY", help: "First day (YYYY-MM-DD, a local day of the archive)."),
+        .init("until", value: "DAY", help: "Last day, inclusive.", default: "today"),
+        .init("format", value: "FORMAT", help: "table, ndjson, csv or json.", default: "table"),
+        .flag("offline", help: "Answer from the mirror as it is, without asking the service for changes."),
+    ]
+
+    let since: CalendarDay?
+    let until: CalendarDay?
+    let format: AnswerFormat
+    let offline: Bool
+
+    init(_ arguments: ParsedArguments, defaultFormat: AnswerFormat = .table) throws(UsageError) {
+        since = try Self.day(arguments, "since")
+        until = try Self.day(arguments, "until")
+        if let since, let until, until < since { throw UsageError("--until \(until) is before --since \(since).") }
+        let formatText = arguments.string("format", default: defaultFormat.rawValue)
+        guard let format = AnswerFormat(rawValue: formatText) else { throw UsageError("--format takes table, ndjson, csv or json.") }
+        self.format = format
+        offline = arguments.flag("offline")
+    }
+
+    static func day(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> CalendarDay? {
+        guard let text = arguments.string(name) else { return nil }
+        guard let day = CalendarDay(text) else { throw UsageError("--\(name) takes a real date written YYYY-MM-DD, not '\(text)'.") }
+        return day
+    }
+
+    /// The 5-minute freshness rule (§10.3): the mirror is synced first when it is older, unless
+    /// offline; a service that cannot be reached leaves the mirror as it is, with a warning.
+    static func freshSource(_ context: ReaderContext, offline: Bool) async throws -> MirrorSource {
+        let mirror = try context.mirror()
+        let stale = mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }.map { Date().timeIntervalSince($0) > 300 } ?? true
+        if stale && !offline {
+            do {
+                _ = try await Syncer(client: context.client(), reading: context.reading, mirror: mirror).run()
+                try context.learnTimeZone(from: mirror)
+            } catch {
+                note("warning: answering from the mirror as it was — \(error)")
+            }
+        }
+        return MirrorSource(mirror: mirror)
+    }
+
+    static func print(_ answer: any Answer, as format: AnswerFormat) throws {
+        Swift.print(try answer.rendered(as: format), terminator: "")
+    }
+}
+
+/// One §10.3 answer as a subcommand (`daily`, `sleep`, …): parse, refresh, answer, print.
+protocol AnswerSubcommand: Subcommand {
+    var options: ReadingOptions { get }
+    func request() -> AnswerRequest
+}
+
+extension AnswerSubcommand {
+    func run() async throws -> Int32 {
+        let context = try ReaderContext()
+        let source = try await ReadingOptions.freshSource(context, offline: options.offline)
+        var facts: ArchiveFacts?
+        if request().kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
+        let answer = try request().answer(from: source, today: context.today, archive: facts)
+        try ReadingOptions.print(answer, as: options.format)
+        return 0
+    }
+}
