@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator"]),
+        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentBindings"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],

@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `efferent` and `efferent-server` binaries as a person would, with their own
+/// EFFERENT_HOME, capturing output and exit status.
+struct CommandRunner {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static var products: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("efferent").path) { return url }
+            url = url.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    let home: String
+
+    func run(_ arguments: [String], tool: String = "efferent", stdin: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent(tool)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EFFERENT_HOME"] = home
+        environment["EFFERENT_RETRY_DELAYS"] = "0,0"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                      stderr: String(decoding: error, as: UTF8.self))
+    }
+}
+
+/// `efferent-server serve` on a free loopback port, stopped with SIGTERM.
+final class RunningServer {
+    let process = Process()
+    let port: Int
+    let data: String
+
+    init(data: String, arguments: [String] = []) throws {
+        self.data = data
+        port = Int.random(in: 20_000...60_000)
+        process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)"] + arguments
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            close(fd)
+            if rc == 0 { return }
+            usleep(25_000)
+        }
+        throw CocoaError(.executableLoad)
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+    }
+}
