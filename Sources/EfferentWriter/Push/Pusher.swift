@@ -89,10 +89,13 @@ public final class Pusher {
         var sizes = [CalendarDay: Int]()
         for entry in listed { sizes[entry.day] = entry.bytes }
         var missing = [CalendarDay]()
+        // Only days the archive once accepted can be lost; a day never sent is simply pending.
         for entry in try store.ledgerDays() where entry.day <= today {
-            if sizes[entry.day] == nil || (entry.bytes != nil && sizes[entry.day] != entry.bytes) { missing.append(entry.day) }
+            guard let accepted = entry.bytes else { continue }
+            if sizes[entry.day] != accepted { missing.append(entry.day) }
         }
-        try store.markMissing(missing)
+        // Parked days get another five attempts once a day (§9.5).
+        try store.markMissing(missing + (try store.parkedDays()))
         return missing.count
     }
 
