@@ -48,7 +48,8 @@ let package = Package(
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
-        .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "CBenchFloor"],
+        .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "EfferentWriter",
+                                                                 "EfferentClient", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.

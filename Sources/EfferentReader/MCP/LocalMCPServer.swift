@@ -1,0 +1,121 @@
+import EfferentCore
+import Foundation
+
+/// The local MCP server (`efferent mcp`, §10.3): JSON-RPC 2.0 over stdio, one message a line,
+/// answering the same questions as the CLI from the mirror, refreshed at most every five minutes.
+public final class LocalMCPServer {
+    public static let protocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
+    public static let freshFor: TimeInterval = 300
+
+    /// What the server needs from the outside world, so tests can stand in for it.
+    public struct World {
+        /// Events for answers.
+        public var source: () throws -> EventSource
+        /// Today in the archive's zone.
+        public var today: () -> CalendarDay
+        /// Brings the mirror up to date: `full` walks the whole listing. Returns what changed.
+        public var refresh: (_ full: Bool) async throws -> JSONValue
+        /// The service's own counts, or nil when unreachable.
+        public var archive: () async -> ArchiveFacts?
+
+        public init(source: @escaping () throws -> EventSource, today: @escaping () -> CalendarDay,
+                    refresh: @escaping (_ full: Bool) async throws -> JSONValue, archive: @escaping () async -> ArchiveFacts?) {
+            self.source = source
+            self.today = today
+            self.refresh = refresh
+            self.archive = archive
+        }
+    }
+
+    let world: World
+    let clock: () -> Date
+    private var refreshedAt: Date?
+
+    public init(world: World, clock: @escaping () -> Date = { Date() }) {
+        self.world = world
+        self.clock = clock
+    }
+
+    /// The answer line to one input line; nil for notifications and blank lines.
+    public func handle(_ line: String) async -> String? {
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let message = try? JSONParser.parse(line), message.objectValue != nil else {
+            return Self.encode(Self.error(id: .null, code: -32700, message: "the line is not a JSON object"))
+        }
+        guard let method = message["method"]?.stringValue else {
+            return Self.encode(Self.error(id: message["id"] ?? .null, code: -32600, message: "a request needs a method"))
+        }
+        guard let id = message["id"] else { return nil }
+        let params = message["params"]?.objectValue ?? [:]
+        switch method {
+        case "initialize":
+            let asked = params["protocolVersion"]?.stringValue ?? ""
+            return Self.encode(Self.result(id: id, .object([
+                "protocolVersion": .string(Self.protocolVersions.contains(asked) ? asked : Self.protocolVersions[0]),
+                "capabilities": .object(["tools": .object([:])]),
+                "serverInfo": .object(["name": .string("efferent"), "version": .string("1.0.0")]),
+                "instructions": .string("Start with phone_data_overview: it says which metrics the archive holds, their units and days. "
+                                        + "Then ask phone_data_daily, _statistics, _sleep, _workouts or _samples."),
+            ])))
+        case "ping":
+            return Self.encode(Self.result(id: id, .object([:])))
+        case "tools/list":
+            return Self.encode(Self.result(id: id, .object(["tools": .array(MCPTools.list)])))
+        case "tools/call":
+            guard let name = params["name"]?.stringValue else {
+                return Self.encode(Self.error(id: id, code: -32602, message: "tools/call needs a tool name"))
+            }
+            let result = await call(name, params["arguments"]?.objectValue ?? [:])
+            return Self.encode(Self.result(id: id, result))
+        default:
+            return Self.encode(Self.error(id: id, code: -32601, message: "\(method.prefix(60)) is not a method this server knows"))
+        }
+    }
+
+    /// One tool call, as a result object: compact JSON text, `isError` for refusals.
+    func call(_ name: String, _ arguments: [String: JSONValue]) async -> JSONValue {
+        var warning: String?
+        do {
+            if name == "phone_data_sync" {
+                let changed = try await world.refresh(true)
+                refreshedAt = clock()
+                return Self.text(changed)
+            }
+            if refreshedAt.map({ clock().timeIntervalSince($0) > Self.freshFor }) ?? true {
+                do {
+                    _ = try await world.refresh(false)
+                    refreshedAt = clock()
+                } catch {
+                    warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
+                }
+            }
+            let request = try MCPTools.request(name, arguments)
+            let archive = request.kind == .overview ? await world.archive() : nil
+            var answer = try request.answer(from: world.source(), today: world.today(), archive: archive).json
+            if let warning, case var .object(members) = answer {
+                members["warning"] = .string(warning)
+                answer = .object(members)
+            }
+            return Self.text(answer)
+        } catch {
+            return .object(["content": .array([.object(["type": .string("text"), "text": .string("\(error)")])]), "isError": .bool(true)])
+        }
+    }
+
+    static func text(_ value: JSONValue) -> JSONValue {
+        let text = (try? value.canonicalBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return .object(["content": .array([.object(["type": .string("text"), "text": .string(text)])]), "isError": .bool(false)])
+    }
+
+    static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {
+        .object(["jsonrpc": .string("2.0"), "id": id, "result": result])
+    }
+
+    static func error(id: JSONValue, code: Int, message: String) -> JSONValue {
+        .object(["jsonrpc": .string("2.0"), "id": id, "error": .object(["code": .number(Double(code)), "message": .string(message)])])
+    }
+
+    static func encode(_ value: JSONValue) -> String {
+        (try? value.canonicalBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,68 @@
+import EfferentCore
+
+/// The local MCP tools (§10.3): their schemas, and their arguments read into an `AnswerRequest`.
+enum MCPTools {
+    static let list: [JSONValue] = {
+        let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD, a local day of the archive")])
+        func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
+            var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
+            if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
+            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema)])
+        }
+        let range: [String: JSONValue] = ["since": day, "until": day]
+        return [
+            tool("phone_data_overview", "What the archive holds: every metric, kind, unit, days covered and events. Call this first."),
+            tool("phone_data_daily", "Daily totals (steps, activeEnergy, …) per day; default the last 90 days, at most 400.",
+                 range.merging(["metrics": .object(["type": .string("array"), "items": .object(["type": .string("string")])])]) { a, _ in a }),
+            tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …).",
+                 range.merging(["metric": .object(["type": .string("string")]),
+                                "group_by": .object(["type": .string("string"), "enum": .array(["day", "week", "month", "year"].map { .string($0) })])]) { a, _ in a },
+                 required: ["metric"]),
+            tool("phone_data_sleep", "Nights stitched from every source (stage unions, never sums), named by their evening; naps apart.", range),
+            tool("phone_data_workouts", "Workouts with activity, minutes and source; counts per activity.",
+                 range.merging(["activity": .object(["type": .string("string")])]) { a, _ in a }),
+            tool("phone_data_samples", "The events of one metric as they are; default the last 7 days, 500 rows (at most 5000).",
+                 range.merging(["metric": .object(["type": .string("string")]),
+                                "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(5000)])]) { a, _ in a },
+                 required: ["metric"]),
+            tool("phone_data_sync", "Bring the local copy up to date now with a full walk of the archive's listing."),
+        ]
+    }()
+
+    static func request(_ name: String, _ arguments: [String: JSONValue]) throws -> AnswerRequest {
+        func day(_ key: String) throws -> CalendarDay? {
+            guard let value = arguments[key], !value.isNull else { return nil }
+            guard let text = value.stringValue, let day = CalendarDay(text) else { throw MCPError.badDay(key) }
+            return day
+        }
+        let since = try day("since"), until = try day("until")
+        switch name {
+        case "phone_data_overview": return AnswerRequest(kind: .overview, since: since, until: until)
+        case "phone_data_daily":
+            let metrics = arguments["metrics"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return AnswerRequest(kind: .daily, since: since, until: until, metrics: metrics)
+        case "phone_data_statistics":
+            return AnswerRequest(kind: .statistics, since: since, until: until, metric: arguments["metric"]?.stringValue,
+                                 groupBy: arguments["group_by"]?.stringValue)
+        case "phone_data_sleep": return AnswerRequest(kind: .sleep, since: since, until: until)
+        case "phone_data_workouts":
+            return AnswerRequest(kind: .workouts, since: since, until: until, activity: arguments["activity"]?.stringValue)
+        case "phone_data_samples":
+            return AnswerRequest(kind: .samples, since: since, until: until, metric: arguments["metric"]?.stringValue,
+                                 limit: arguments["limit"]?.integerValue.map(Int.init))
+        default: throw MCPError.unknownTool(name)
+        }
+    }
+}
+
+enum MCPError: Error, CustomStringConvertible {
+    case badDay(String)
+    case unknownTool(String)
+
+    var description: String {
+        switch self {
+        case let .badDay(key): "\(key) must be a real date written YYYY-MM-DD."
+        case let .unknownTool(name): "\(name.prefix(60)) is not a tool of this server; tools/list names them."
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import EfferentClient
+import EfferentCommandLine
+import EfferentCore
+import EfferentReader
+import Foundation
+
+struct MCP: Subcommand {
+    static let spec = CommandSpec(
+        name: "mcp",
+        abstract: "Serve the archive to an AI agent over MCP (JSON-RPC on stdin and stdout), answering from the local mirror.",
+        discussion: """
+        Add it to your agent as a stdio server, e.g. for Claude Code:
+          claude mcp add efferent -e EFFERENT_HOME=$HOME/.efferent -- efferent mcp
+        The mirror is refreshed from the service at most every five minutes; the keys never leave this machine.
+        """)
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
+
+    func run() async throws -> Int32 {
+        let context = try ReaderContext()
+        let world = LocalMCPServer.World(
+            source: { MirrorSource(mirror: try context.mirror()) },
+            today: { context.today },
+            refresh: { full in
+                let mirror = try context.mirror()
+                let syncer = Syncer(client: context.client(), reading: context.reading, mirror: mirror)
+                // A refresh takes the last 14 days; the whole listing when forced or when counts disagree.
+                let stats = try await context.client().stats()
+                let walkAll = full || stats.days != mirror.days.count
+                let report = walkAll ? try await syncer.run() : try await syncer.run(from: context.today.adding(days: -14), to: context.today.next)
+                try context.learnTimeZone(from: mirror)
+                return .object(["copied": .number(Double(report.fetched)), "readable": .number(Double(mirror.days.count)),
+                                "firstDay": mirror.days.first.map { .string($0.description) } ?? .null,
+                                "lastDay": mirror.days.last.map { .string($0.description) } ?? .null])
+            },
+            archive: { (try? await context.client().stats()).map(ArchiveFacts.init) })
+        let server = LocalMCPServer(world: world)
+        while let line = readLine(strippingNewline: true) {
+            if let answer = await server.handle(line) {
+                FileHandle.standardOutput.write(Data((answer + "\n").utf8))
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,76 @@
+import EfferentCore
+import Foundation
+import Testing
+@testable import EfferentReader
+
+@Suite struct LocalMCPServerTests {
+    final class Calls: @unchecked Sendable {
+        var refreshes: [Bool] = []
+        var fail = false
+        var now = Date(timeIntervalSince1970: 1_717_243_200)
+    }
+
+    static func server(_ calls: Calls) throws -> LocalMCPServer {
+        let day = CalendarDay("2024-06-01")!
+        let steps = try DayEvent(kind: .total, metric: "steps", bucket: .day, unit: "count", start: day.startUnixSeconds,
+                                 end: day.startUnixSeconds + 86_400, value: 4321)
+        let source = EventList([ArchiveEvent(day: day, timeZone: nil, id: "agg:steps:2024-06-01T00:00:00Z:d", event: steps)])
+        let world = LocalMCPServer.World(
+            source: { source }, today: { day },
+            refresh: { full in
+                calls.refreshes.append(full)
+                if calls.fail { throw CocoaError(.fileNoSuchFile) }
+                return .object(["copied": .number(0)])
+            },
+            archive: { nil })
+        return LocalMCPServer(world: world, clock: { calls.now })
+    }
+
+    func json(_ line: String?) throws -> JSONValue { try JSONParser.parse(try #require(line)) }
+
+    @Test func handshakeListAndErrors() async throws {
+        let server = try Self.server(Calls())
+        let hello = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#))
+        #expect(hello["result"]?["protocolVersion"] == .string("2024-11-05"))
+        #expect(hello["result"]?["serverInfo"]?["name"] == .string("efferent"))
+        let unknownVersion = try json(await server.handle(#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999"}}"#))
+        #expect(unknownVersion["result"]?["protocolVersion"] == .string("2025-06-18"))
+        #expect(await server.handle(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#) == nil)
+        let tools = try json(await server.handle(#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#))
+        #expect(tools["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
+            "phone_data_overview", "phone_data_daily", "phone_data_statistics", "phone_data_sleep", "phone_data_workouts",
+            "phone_data_samples", "phone_data_sync"])
+        #expect(try json(await server.handle("{oops"))["error"]?["code"]?.integerValue == -32700)
+        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#))["error"]?["code"]?.integerValue == -32601)
+    }
+
+    @Test func toolsAnswerCompactJSONAndRefreshAtMostEveryFiveMinutes() async throws {
+        let calls = Calls()
+        let server = try Self.server(calls)
+        let call = #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"metrics":["steps"],"since":"2024-06-01","until":"2024-06-01"}}}"#
+        let answer = try json(await server.handle(call))
+        let text = try #require(answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+        #expect(!text.contains(" ") && !text.contains("\n"), "compact")
+        #expect(try JSONParser.parse(text)["rows"] == .array([.array([.string("2024-06-01"), .number(4321)])]))
+        _ = await server.handle(call)
+        #expect(calls.refreshes == [false], "one refresh within five minutes")
+        calls.now = calls.now.addingTimeInterval(301)
+        _ = await server.handle(call)
+        #expect(calls.refreshes == [false, false])
+        _ = await server.handle(#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"phone_data_sync"}}"#)
+        #expect(calls.refreshes == [false, false, true], "sync always walks the whole listing")
+    }
+
+    @Test func anUnreachableArchiveIsAWarningAndABadArgumentAnError() async throws {
+        let calls = Calls()
+        calls.fail = true
+        let server = try Self.server(calls)
+        let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"since":"2024-06-01","until":"2024-06-01"}}}"#))
+        let text = try #require(answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+        #expect(try JSONParser.parse(text)["warning"]?.stringValue?.contains("could not be reached") == true)
+        let refused = try json(await server.handle(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"metrics":["heartRate"]}}}"#))
+        #expect(refused["result"]?["isError"] == .bool(true))
+        let badDay = try json(await server.handle(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"phone_data_sleep","arguments":{"since":"June"}}}"#))
+        #expect(badDay["result"]?["isError"] == .bool(true))
+    }
+}
