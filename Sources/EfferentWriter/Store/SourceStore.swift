@@ -87,8 +87,8 @@ public final class SourceStore {
     public func totalsSpanning(into start: Int64, _ end: Int64, excludingDay day: CalendarDay) throws -> [StoredRecord] {
         try db.statement("""
             SELECT metric, total, source, device, start, end, value, unit FROM record
-            WHERE total = 1 AND start < ? AND end > ? AND start >= ? AND day <> ?
-            """).rows([.integer(end), .integer(start), .integer(start - 2 * 86_400), .text(day.description)]) { row in
+            WHERE total = 1 AND start >= ? AND start < ? AND end > ? AND day <> ?
+            """).rows([.integer(start - 2 * 86_400), .integer(start), .integer(start), .text(day.description)]) { row in
             StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
                          start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
                          unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)

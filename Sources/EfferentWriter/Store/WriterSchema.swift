@@ -64,6 +64,11 @@ enum WriterSchema {
         CREATE INDEX day_on_dirty ON day (dirty, attempts, day);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """),
+        (2, """
+        -- Totals that reach into a day from the day before are found by start time alone; without
+        -- this index every day's build scanned the whole table.
+        CREATE INDEX record_total_start ON record (start) WHERE total = 1;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
