@@ -18,7 +18,7 @@ import Testing
         guard case .efferentEvents = try ExportLocator.locate(url) else { Issue.record("not located as events"); return }
         let sink = CollectingSink()
         #expect(try ExportImporter.read(url, into: sink).records == 5)
-        #expect(sink.records[0] == SourceRecord(kind: .quantity, type: "efferent:steps/day", source: "", start: 1_709_251_200, end: 1_709_337_600,
+        #expect(sink.records[0] == SourceRecord(kind: .quantity, type: "efferent:steps/day", source: "archive" + SourcePriority.dayTotalSuffix, start: 1_709_251_200, end: 1_709_337_600,
                                                 value: 8123, unit: "count"))
         #expect(sink.records[1].type == "efferent:steps/hour")
         #expect(sink.records[2] == SourceRecord(kind: .quantity, type: "efferent:heartRate", source: "Simon\u{2019}s Apple Watch",
