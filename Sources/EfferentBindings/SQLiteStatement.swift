@@ -51,6 +51,27 @@ public final class SQLiteStatement {
         return self
     }
 
+    /// Binds one parameter without building an array: for loops that insert millions of rows.
+    /// Call `reset()` first (the statement keeps earlier bindings until then).
+    public func bind(_ index: Int32, _ value: SQLiteValue) throws(SQLiteError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case let .integer(n): rc = sqlite3_bind_int64(handle, index, n)
+        case let .real(d): rc = sqlite3_bind_double(handle, index, d)
+        case let .text(s): rc = s.withCString { efferent_sqlite_bind_text(handle, index, $0, -1) }
+        case let .blob(bytes):
+            rc = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+                : bytes.withUnsafeBytes { efferent_sqlite_bind_blob(handle, index, $0.baseAddress!, Int32($0.count)) }
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, "binding a parameter") }
+    }
+
+    /// Resets the statement (keeping it prepared) for a new set of `bind(_:_:)` calls.
+    public func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Advances to the next row: `true` while a row is available, `false` when done.
     public func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(handle)

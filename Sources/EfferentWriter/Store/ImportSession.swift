@@ -4,14 +4,18 @@ import EfferentCore
 import Foundation
 
 /// One import run streaming into the source store: records are mapped, given their identity
-/// (decision A.6) and their day, and written in transactions of a few thousand, each carrying the
+/// (decision A.6) and their day, and written in transactions of twenty thousand, each carrying the
 /// marks of the days it touched. A run killed half-way leaves whole transactions behind; running
 /// the import again adds what is missing and nothing twice.
-public final class ImportSession: ExportSink {
+///
+/// Parsing and writing overlap: the reader's thread maps and hashes records while one writer
+/// thread commits the previous batch (at most two batches wait, so memory stays bounded). The
+/// database connection is used only by that writer until the batches drain.
+public final class ImportSession: ExportSink, @unchecked Sendable {
     let store: SourceStore
     public let run: Int64
     let full: Bool
-    private var pending: [(id: Int64, record: SourceRecord, mapped: MetricMapping.Mapped, day: String)] = []
+    private var pending: [Pending] = []
     private var spans: [String: (first: Int64, last: Int64)] = [:]
     private var summaries: [ActivitySummaryRecord] = []
     public private(set) var seen = 0
@@ -19,9 +23,25 @@ public final class ImportSession: ExportSink {
     public private(set) var skipped = 0
     public private(set) var removed = 0
     private var identity = [UInt8]()
-    static let batch = 5000
+    static let batch = 20_000
+    private let writer = DispatchQueue(label: "efferent.import.writer")
+    private let slots = DispatchSemaphore(value: 2)
+    private let inFlight = DispatchGroup()
+    private var failure: Error?
+
+    struct Pending {
+        let id: Int64
+        let record: SourceRecord
+        let mapped: MetricMapping.Mapped
+        let day: String
+        let spillDay: String?
+    }
+
+    /// Local day names of instants, remembering the last day's bounds (records arrive in time order).
+    private let days: DayNames
 
     init(store: SourceStore, run: Int64, full: Bool) {
+        days = DayNames(zone: store.zone)
         self.store = store
         self.run = run
         self.full = full
@@ -38,13 +58,47 @@ public final class ImportSession: ExportSink {
         let metric = mapped.target.metric
         let span = spans[metric]
         spans[metric] = (min(span?.first ?? start, start), max(span?.last ?? start, start))
-        pending.append((identityOf(record), record, mapped, store.zone.day(of: record.start).description))
-        if pending.count >= Self.batch { try flush() }
+        let day = days.day(of: record.start)
+        // A total reaching past midnight counts on the next day too: that day is marked with it.
+        var spill: String?
+        if mapped.target.isTotal, record.end > record.start {
+            let last = days.day(of: max(record.start, record.end - 1))
+            if last != day { spill = last }
+        }
+        pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
+        if pending.count >= Self.batch { try submit() }
     }
 
     public func activitySummary(_ summary: ActivitySummaryRecord) throws {
         summaries.append(summary)
-        if summaries.count >= Self.batch { try flush() }
+        if summaries.count >= Self.batch { try submit() }
+    }
+
+    /// Hands the buffered batch to the writer thread; throws the writer's first failure.
+    func submit() throws {
+        if let failure { throw failure }
+        guard !pending.isEmpty || !summaries.isEmpty else { return }
+        let records = pending, summaries = self.summaries
+        pending = []
+        pending.reserveCapacity(Self.batch)
+        self.summaries = []
+        slots.wait()
+        inFlight.enter()
+        writer.async { [self] in
+            defer {
+                slots.signal()
+                inFlight.leave()
+            }
+            guard failure == nil else { return }
+            do { try write(records, summaries) } catch { failure = error }
+        }
+    }
+
+    /// Writes everything buffered and waits until it is committed.
+    public func flush() throws {
+        try submit()
+        inFlight.wait()
+        if let failure { throw failure }
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
@@ -71,9 +125,8 @@ public final class ImportSession: ExportSink {
         return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
-    /// Writes what is buffered in one transaction, with the marks of the days it touched.
-    public func flush() throws {
-        guard !pending.isEmpty || !summaries.isEmpty else { return }
+    /// Writes one batch in one transaction, with the marks of the days it touched (writer thread).
+    private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord]) throws {
         let db = store.db
         try db.write {
             let insert = try db.statement("""
@@ -82,22 +135,33 @@ public final class ImportSession: ExportSink {
                 """)
             let touch = try db.statement("UPDATE record SET seen = ? WHERE id = ?")
             var touched = Set<String>()
+            var lastTouched = ""
             for entry in pending {
                 let mapped = entry.mapped
-                try insert.run([.integer(entry.id), .text(mapped.target.metric), .integer(mapped.target.isTotal ? 1 : 0),
-                                .text(entry.record.source), entry.record.deviceModel.map { .text($0) } ?? .null,
-                                .integer(Int64(entry.record.start.rounded(.down))), .integer(Int64(entry.record.end.rounded(.down))),
-                                mapped.value.map { .real($0) } ?? .null, mapped.target.unit.map { .text($0) } ?? .null,
-                                mapped.stage.map { .text($0) } ?? .null, mapped.activity.map { .text($0) } ?? .null,
-                                mapped.duration.map { .real($0) } ?? .null, .text(entry.day), .integer(run)])
+                insert.rewind()
+                try insert.bind(1, .integer(entry.id))
+                try insert.bind(2, .text(mapped.target.metric))
+                try insert.bind(3, .integer(mapped.target.isTotal ? 1 : 0))
+                try insert.bind(4, .text(entry.record.source))
+                try insert.bind(5, entry.record.deviceModel.map { .text($0) } ?? .null)
+                try insert.bind(6, .integer(Int64(entry.record.start.rounded(.down))))
+                try insert.bind(7, .integer(Int64(entry.record.end.rounded(.down))))
+                try insert.bind(8, mapped.value.map { .real($0) } ?? .null)
+                try insert.bind(9, mapped.target.unit.map { .text($0) } ?? .null)
+                try insert.bind(10, mapped.stage.map { .text($0) } ?? .null)
+                try insert.bind(11, mapped.activity.map { .text($0) } ?? .null)
+                try insert.bind(12, mapped.duration.map { .real($0) } ?? .null)
+                try insert.bind(13, .text(entry.day))
+                try insert.bind(14, .integer(run))
+                while try insert.step() {}
                 if db.changes == 1 {
                     added += 1
-                    touched.insert(entry.day)
-                    // A total reaching past midnight counts on the next day too.
-                    if mapped.target.isTotal, entry.record.end > entry.record.start {
-                        let endDay = store.zone.day(of: max(entry.record.start, entry.record.end - 1)).description
-                        if endDay != entry.day { touched.insert(endDay) }
+                    // Records come in runs of one day: the set is touched only when the day changes.
+                    if entry.day != lastTouched {
+                        touched.insert(entry.day)
+                        lastTouched = entry.day
                     }
+                    if let spill = entry.spillDay { touched.insert(spill) }
                 } else {
                     try touch.run([.integer(run), .integer(entry.id)])
                 }
@@ -113,8 +177,6 @@ public final class ImportSession: ExportSink {
             }
             try store.mark(touched)
         }
-        pending.removeAll(keepingCapacity: true)
-        summaries.removeAll(keepingCapacity: true)
     }
 
     /// Ends the run after the whole input was read. A full export (a whole Apple export) also
@@ -125,19 +187,23 @@ public final class ImportSession: ExportSink {
         let db = store.db
         try db.write {
             if full {
-                for (metric, span) in spans {
-                    let bounds: [SQLiteValue] = [.text(metric), .integer(span.first), .integer(span.last), .integer(run)]
-                    let days = try db.statement("""
-                        SELECT DISTINCT day FROM record WHERE origin = 0 AND metric = ? AND start BETWEEN ? AND ? AND seen <> ?
-                        """).rows(bounds) { $0.text(0) }
-                    guard !days.isEmpty else { continue }
-                    try db.statement("DELETE FROM record WHERE origin = 0 AND metric = ? AND start BETWEEN ? AND ? AND seen <> ?").run(bounds)
-                    removed += db.changes
-                    // A deleted total may have reached past midnight: the next day is rebuilt too
-                    // (an unchanged day comes out with the same fingerprint and is not sent).
-                    let following = days.compactMap { CalendarDay($0)?.next.description }
-                    try store.mark(days + following)
+                // One pass over the imported rows this run did not see; those inside this export's
+                // span of their metric are gone from Health.
+                let unseen = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
+                    .rows([.integer(run)]) { ($0.int64(0), $0.text(1), $0.int64(2), $0.text(3)) }
+                var gone = [Int64]()
+                var days = Set<String>()
+                for (rid, metric, start, day) in unseen {
+                    guard let span = spans[metric], start >= span.first, start <= span.last else { continue }
+                    gone.append(rid)
+                    days.insert(day)
                 }
+                let delete = try db.statement("DELETE FROM record WHERE rid = ?")
+                for rid in gone { try delete.run([.integer(rid)]) }
+                removed += gone.count
+                // A deleted total may have reached past midnight: the next day is rebuilt too
+                // (an unchanged day comes out with the same fingerprint and is not sent).
+                try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))
             }
             let span = try db.statement("INSERT OR REPLACE INTO import_span (run, metric, first, last) VALUES (?, ?, ?, ?)")
             for (metric, range) in spans { try span.run([.integer(run), .text(metric), .integer(range.first), .integer(range.last)]) }
@@ -145,5 +211,26 @@ public final class ImportSession: ExportSink {
                 .run([.real(Date().timeIntervalSince1970), .integer(Int64(seen)), .integer(Int64(added)), .integer(Int64(removed)),
                       .integer(run)])
         }
+    }
+}
+
+/// Names the local day of instants, re-using the last day's bounds so a run of records in one day
+/// costs two comparisons each.
+final class DayNames {
+    let zone: ZoneCalendar
+    private var start: Double = 1
+    private var end: Double = 0
+    private var name = ""
+
+    init(zone: ZoneCalendar) { self.zone = zone }
+
+    func day(of seconds: Double) -> String {
+        if seconds >= start && seconds < end { return name }
+        let day = zone.day(of: seconds)
+        let bounds = zone.bounds(of: day)
+        start = Double(bounds.start)
+        end = Double(bounds.end)
+        name = day.description
+        return name
     }
 }

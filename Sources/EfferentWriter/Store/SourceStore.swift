@@ -15,7 +15,7 @@ public final class SourceStore {
 
     public init(path: String, zone: ZoneCalendar) throws {
         db = try SQLiteConnection(path: path)
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;")
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;")
         try WriterSchema.migrate(db, now: Date().timeIntervalSince1970)
         self.zone = zone
     }
@@ -82,13 +82,12 @@ public final class SourceStore {
         }
     }
 
-    /// Total samples whose span reaches into `[start, end)` though they start on another day: a
-    /// sample across midnight contributes to both days' totals, prorated (§4.1).
+    /// Totals of the day before whose span reaches into `[start, end)`: a sample across midnight
+    /// contributes to both days' totals, prorated (§4.1).
     public func totalsSpanning(into start: Int64, _ end: Int64, excludingDay day: CalendarDay) throws -> [StoredRecord] {
         try db.statement("""
-            SELECT metric, total, source, device, start, end, value, unit FROM record
-            WHERE total = 1 AND start >= ? AND start < ? AND end > ? AND day <> ?
-            """).rows([.integer(start - 2 * 86_400), .integer(start), .integer(start), .text(day.description)]) { row in
+            SELECT metric, total, source, device, start, end, value, unit FROM record WHERE day = ? AND total = 1 AND end > ?
+            """).rows([.text(day.previous.description), .integer(start)]) { row in
             StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
                          start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
                          unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)

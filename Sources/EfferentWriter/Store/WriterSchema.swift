@@ -8,9 +8,12 @@ enum WriterSchema {
         (1, """
         -- One row per sample. id is the record's identity (decision A.6): the first 8 bytes of
         -- SHA-256 over its type, source, start, end, value and unit (and stage/activity), so an
-        -- overlapping re-import finds every record it already has.
+        -- overlapping re-import finds every record it already has. Rows are appended in import
+        -- order (rid); only the small identity index takes the hash's random order, which keeps
+        -- a multi-gigabyte import from thrashing the table's pages.
         CREATE TABLE record (
-            id INTEGER PRIMARY KEY,
+            rid INTEGER PRIMARY KEY,
+            id INTEGER NOT NULL UNIQUE,
             metric TEXT NOT NULL,
             total INTEGER NOT NULL,       -- 1: summed into buckets (§4.1); 0: a record (§4.2)
             source TEXT NOT NULL,
@@ -27,7 +30,6 @@ enum WriterSchema {
             seen INTEGER NOT NULL         -- the import run that last saw it
         );
         CREATE INDEX record_day ON record (day);
-        CREATE INDEX record_span ON record (metric, start);
         CREATE TABLE import_run (
             id INTEGER PRIMARY KEY,
             source TEXT NOT NULL,
@@ -63,11 +65,6 @@ enum WriterSchema {
         );
         CREATE INDEX day_on_dirty ON day (dirty, attempts, day);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """),
-        (2, """
-        -- Totals that reach into a day from the day before are found by start time alone; without
-        -- this index every day's build scanned the whole table.
-        CREATE INDEX record_total_start ON record (start) WHERE total = 1;
         """),
     ]
 
