@@ -46,9 +46,9 @@ struct EventOptions {
     static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
         switch format {
         case .ndjson:
-            var out = [UInt8]()
-            for item in events { out += try item.json.canonicalBytes() + [0x0A] }
-            FileHandle.standardOutput.write(Data(out))
+            var writer = JSONWriter(reservingCapacity: events.count * 180)
+            for item in events { item.writeLine(into: &writer) }
+            FileHandle.standardOutput.write(Data(writer.bytes))
         case .json:
             Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
         case .csv: Swift.print(try table(events).csv(), terminator: "")

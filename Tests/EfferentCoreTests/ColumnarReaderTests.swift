@@ -45,3 +45,17 @@ import Testing
         #expect(throws: JSONError.self) { try long.nextShortMember() }
     }
 }
+
+@Suite struct MetricExpansionTests {
+    /// Expanding one metric numbers its ids exactly as expanding the whole day does.
+    @Test func oneMetricExpandsAsInTheWholeDay() throws {
+        var random = RandomDays(seed: 0xBEEF)
+        for _ in 0..<500 {
+            guard case let .columnar(day) = try DayBody(events: random.day(), timeZone: nil).decoded() else { continue }
+            let whole = day.expandedEvents()
+            for metric in Set(whole.map(\.event.metric)) {
+                #expect(day.expandedEvents(metric: metric) == whole.filter { $0.event.metric == metric })
+            }
+        }
+    }
+}

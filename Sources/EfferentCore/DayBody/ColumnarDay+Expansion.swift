@@ -2,7 +2,12 @@
 extension ColumnarDay {
     /// Every row as an event with its id, in series order then row order; ids that occur more
     /// than once in the day get `#1`, `#2`, … in that order (§3.2 rule 4).
-    public func expandedEvents() -> [ExpandedEvent] {
+    public func expandedEvents() -> [ExpandedEvent] { expandedEvents(metric: nil) }
+
+    /// The events of one metric only, numbered exactly as in the whole day: ids can only collide
+    /// within one kind, metric and bucket, so the other series need not be expanded at all.
+    public func expandedEvents(metric: String?) -> [ExpandedEvent] {
+        let series = metric.map { wanted in self.series.filter { $0.key.metric == wanted } } ?? self.series
         // Two ids can only be equal when kind, metric, bucket and start are: count collisions on
         // (group of those three, start) integers rather than on the id strings.
         var groups = [GroupKey: Int32]()

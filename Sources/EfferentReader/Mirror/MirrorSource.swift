@@ -9,25 +9,33 @@ public struct MirrorSource: EventSource {
     public func days() throws -> [CalendarDay] { mirror.days }
 
     public func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent] {
+        try read(from: from, through: through, metric: nil)
+    }
+
+    public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {
+        try read(from: from, through: through, metric: metric)
+    }
+
+    func read(from: CalendarDay, through: CalendarDay, metric: String?) throws -> [ArchiveEvent] {
         var out = [ArchiveEvent]()
         for day in mirror.days where day >= from && day <= through {
             guard let bytes = try mirror.body(day) else { continue }
-            out += try Self.events(of: bytes, day: day)
+            out += try Self.events(of: bytes, day: day, metric: metric)
         }
         return out
     }
 
     /// A day body's events: layout 2 expanded with ids (§3.2), layout 1 lines read as events.
-    public static func events(of bytes: [UInt8], day: CalendarDay) throws -> [ArchiveEvent] {
+    public static func events(of bytes: [UInt8], day: CalendarDay, metric: String? = nil) throws -> [ArchiveEvent] {
         let decoded: DecodedDay
         do { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
         switch decoded {
         case let .columnar(columns):
-            return columns.expandedEvents().map { ArchiveEvent(day: day, timeZone: columns.timeZone, id: $0.id, event: $0.event) }
+            return columns.expandedEvents(metric: metric).map { ArchiveEvent(day: day, timeZone: columns.timeZone, id: $0.id, event: $0.event) }
         case .lines:
             let objects: [[String: JSONValue]]
             do { objects = try decoded.lineObjects() } catch { throw MirrorError.unreadableDay(day, error.description) }
-            return objects.compactMap { LegacyLine.event($0, day: day) }
+            return objects.compactMap { LegacyLine.event($0, day: day) }.filter { metric == nil || $0.event.metric == metric }
         }
     }
 }

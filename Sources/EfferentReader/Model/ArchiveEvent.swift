@@ -20,8 +20,16 @@ public struct ArchiveEvent: Sendable, Equatable {
 public protocol EventSource {
     /// Every event of the archive days `from…through` (inclusive), in day order then body order.
     func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent]
+    /// The same, of one metric only (a source may skip expanding the rest).
+    func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent]
     /// The days the source holds, ascending.
     func days() throws -> [CalendarDay]
+}
+
+extension EventSource {
+    public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {
+        try events(from: from, through: through).filter { $0.event.metric == metric }
+    }
 }
 
 /// An in-memory source, for tests and for `ask` (days fetched for one question).
