@@ -46,8 +46,15 @@ struct EventOptions {
     static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
         switch format {
         case .ndjson:
-            var writer = JSONWriter(reservingCapacity: events.count * 180)
-            for item in events { item.writeLine(into: &writer) }
+            // Written out a mebibyte at a time: a decade of readings never sits in memory as text.
+            var writer = JSONWriter(reservingCapacity: 1 << 20)
+            for item in events {
+                item.writeLine(into: &writer)
+                if writer.bytes.count >= 1 << 20 {
+                    FileHandle.standardOutput.write(Data(writer.bytes))
+                    writer = JSONWriter(reservingCapacity: 1 << 20)
+                }
+            }
             FileHandle.standardOutput.write(Data(writer.bytes))
         case .json:
             Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
