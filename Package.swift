@@ -58,12 +58,13 @@ let package = Package(
                           path: "Sources/Tools/efferent-export-gen"),
 
         // libFuzzer targets (scripts/fuzz).
-        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore"], path: "Sources/Tools/EfferentFuzzing"),
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
         .executableTarget(name: "fuzz-day", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-day"),
         .executableTarget(name: "fuzz-handoff", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-handoff"),
         .executableTarget(name: "fuzz-edit", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-edit"),
+        .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentWriter
 
 /// The bodies of Efferent's libFuzzer targets: each takes arbitrary bytes and drives one parser of
 /// outside input. A parser may refuse the bytes; it must never trap, hang or allocate without
@@ -47,6 +48,26 @@ public enum FuzzEntry {
         guard let items = try? EditPack.items(fromPlaintext: bytes) else { return }
         guard let plaintext = try? EditPack.plaintext(items, now: Int64.max / 2) else { return }
         guard (try? EditPack.items(fromPlaintext: plaintext)) == items else { fatalError("edit items changed on packing") }
+    }
+
+    /// The Apple Health XML reader and both NDJSON readers, fed the bytes in two chunks: they may
+    /// refuse, and whatever they accept must be whole records.
+    public static func export(_ bytes: [UInt8]) {
+        let half = bytes.count / 2
+        let sink = CountingSink()
+        let xml = HealthExportReader(sink: sink, label: "fuzz.xml")
+        if (try? xml.feed(Array(bytes[..<half]))) != nil, (try? xml.feed(Array(bytes[half...]))) != nil { _ = try? xml.finish() }
+        let events = EfferentEventReader(sink: sink, label: "fuzz.ndjson")
+        if (try? events.feed(bytes)) != nil { _ = try? events.finish() }
+        let puls = PulsHealthReader(sink: sink, label: "fuzz.ndjson")
+        if (try? puls.feed(bytes)) != nil { _ = try? puls.finish() }
+        for record in sink.records where !(record.start.isFinite && record.end.isFinite) { fatalError("a record with a non-finite instant") }
+    }
+
+    final class CountingSink: ExportSink {
+        var records: [SourceRecord] = []
+        func record(_ record: SourceRecord) throws { if records.count < 1000 { records.append(record) } }
+        func activitySummary(_ summary: ActivitySummaryRecord) throws {}
     }
 
     private static func order(_ a: DayEvent, _ b: DayEvent) -> Bool {
