@@ -68,6 +68,14 @@ import Glibc
         #expect(daily.stdout.contains("2024-01-01,0.12") && daily.stdout.contains("2024-01-02,0.08"), "\(daily.stdout)")
         let query = try reader.run(["query", "--metric", "sleep"])
         #expect(query.stdout.split(separator: "\n").count == 2)
+        let plot = try reader.run(["plot", "sleep", "--since", "2023-12-31", "--until", "2024-01-01", "--offline", "--out", work + "/sleep.svg"])
+        let chart = try String(contentsOfFile: work + "/sleep.svg", encoding: .utf8)
+        #expect(plot.status == 0 && chart.contains("asleepCore"))
+        let exported = try reader.run(["export", "samples", "--metric", "heartRate", "--since", "2024-01-01", "--until", "2024-01-01",
+                                       "--format", "jsonl", "--offline", "--out", work + "/hr.jsonl"])
+        #expect(exported.status == 0)
+        let lines = try String(contentsOfFile: work + "/hr.jsonl", encoding: .utf8)
+        #expect(lines.split(separator: "\n").count == 2)
         let readerStatus = try reader.run(["status"])
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
     }
