@@ -49,11 +49,11 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "EfferentWriter",
-                                                                 "EfferentClient", "CBenchFloor"],
+                                                                 "EfferentClient", "EfferentTestSupport", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
-        .target(name: "EfferentExportGenerator", dependencies: ["EfferentBindings"], path: "Sources/Tools/EfferentExportGenerator"),
+        .target(name: "EfferentExportGenerator", dependencies: ["EfferentBindings", "EfferentTestSupport"], path: "Sources/Tools/EfferentExportGenerator"),
         .executableTarget(name: "efferent-export-gen", dependencies: ["EfferentExportGenerator"],
                           path: "Sources/Tools/efferent-export-gen"),
 
@@ -70,14 +70,14 @@ let package = Package(
         .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
-                                                          "EfferentBindings"]),
+                                                          "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator"]),
-        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore"]),
+        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentBindings"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings"],
+        .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings", "EfferentTestSupport"],
                     resources: [.copy("Fixtures")]),
     ]
 )

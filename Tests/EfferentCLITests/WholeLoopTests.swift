@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentExportGenerator
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -78,6 +79,26 @@ import Glibc
         #expect(lines.split(separator: "\n").count == 2)
         let readerStatus = try reader.run(["status"])
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
+    }
+
+    /// An import's memory stays bounded: a generated year of exports (1.5 M lines of XML with every
+    /// quirk) through the real binary, its peak RSS read from the kernel's accounting of children.
+    @Test func anImportRunsInBoundedMemory() throws {
+        let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let truths = try ExportGenerator(options: ExportOptions(years: 1, seed: 5, days: 200)).writeXML(to: URL(fileURLWithPath: work + "/export.xml"))
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let writer = CommandRunner(home: work + "/phone")
+        #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Paris"]).status == 0)
+        let imported = try writer.run(["import", work + "/export.xml"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let read = imported.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        #expect(read >= truths.totalRecords, "every record of the export was read: \(imported.stdout)")
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        let peakMiB = Int(usage.ru_maxrss / 1024)
+        #expect(peakMiB < 150, "peak RSS of the largest child so far: \(peakMiB) MiB")
     }
 
     @Test func usageErrorsAndHelp() throws {

@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import Testing
 @testable import EfferentCore
 

@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import EfferentCore
 import Testing
 @testable import EfferentReader

@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import Foundation
 import Testing
 @testable import EfferentWriter

@@ -1,3 +1,5 @@
+import EfferentTestSupport
+
 /// What the generated person did on one local day: walks, a workout, the night that ended that
 /// morning. Every record of the day is derived from the plan, and the plan from (seed, day) alone,
 /// so any one (type, source) stream can be regenerated without the others — that is how records

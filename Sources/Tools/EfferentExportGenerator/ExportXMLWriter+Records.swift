@@ -1,3 +1,5 @@
+import EfferentTestSupport
+
 /// `Record` elements, as Apple writes them for each stream.
 extension ExportXMLWriter {
     func writeRecord(_ stream: RecordStream, _ sample: Sample, plan: DayPlan, split: Bool, indent: StaticString) {

@@ -1,3 +1,5 @@
+import EfferentTestSupport
+
 /// `Workout` elements in the three shapes of their eras: legacy total attributes (old years),
 /// `WorkoutStatistics` children (iOS 16 on), and nested `WorkoutActivity`/`WorkoutEvent` with a
 /// `WorkoutRoute` → `FileReference` (recent years).

@@ -1,17 +1,6 @@
+import EfferentTestSupport
 import EfferentCore
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a seeded generator so every run benchmarks the same data.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A decade of one person's days shaped like the reference archive of protocol §11: heart rate
 /// from the Watch every few minutes (most events, as in "a decade of heart rate ≈ 800 000

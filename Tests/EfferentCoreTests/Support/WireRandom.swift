@@ -1,17 +1,9 @@
-/// A seeded SplitMix64 for the wire's property tests (style habit 14), so a failure replays.
-struct WireRandom: RandomNumberGenerator {
-    private var state: UInt64
+import EfferentTestSupport
 
-    init(seed: UInt64) { state = seed }
+/// The wire property tests' seeded generator (style habit 14), so a failure replays.
+typealias WireRandom = SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
     }

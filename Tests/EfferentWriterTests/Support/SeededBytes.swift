@@ -1,17 +1,9 @@
+import EfferentTestSupport
+
 /// A seeded SplitMix64 (style habit 14), so a mangled input that traps replays exactly.
-struct SeededBytes: RandomNumberGenerator {
-    private var state: UInt64
+typealias SeededBytes = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// `input` with a few bytes flipped, dropped, duplicated or replaced by markup characters.
     mutating func mangle(_ input: [UInt8]) -> [UInt8] {
         var bytes = input
