@@ -81,3 +81,31 @@ final class RunningServer {
         process.waitUntilExit()
     }
 }
+
+extension CommandRunner {
+    /// Runs `efferent` and returns its own peak RSS (from `wait4`, for this child alone) with its
+    /// exit status and standard output.
+    func runMeasured(_ arguments: [String]) throws -> (status: Int32, stdout: String, peakKiB: Int) {
+        let output = NSTemporaryDirectory() + "efferent-out-" + UUID().uuidString
+        defer { unlink(output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let path = Self.products.appendingPathComponent("efferent").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["EFFERENT_HOME"] = home
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard rc == 0 else { throw POSIXError(.ENOEXEC) }
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &status, 0, &usage)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return ((status >> 8) & 0xFF, text, usage.ru_maxrss)
+    }
+}
