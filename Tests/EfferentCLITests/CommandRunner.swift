@@ -83,8 +83,9 @@ final class RunningServer {
 }
 
 extension CommandRunner {
-    /// Runs `efferent` and returns its own peak RSS (from `wait4`, for this child alone) with its
-    /// exit status and standard output.
+    /// Runs `efferent` and returns its own peak RSS with its exit status and standard output. The
+    /// peak is the child's `VmHWM`, polled while it runs: `wait4`'s figure would include the test
+    /// process's own memory, which a spawned child's accounting inherits on Linux.
     func runMeasured(_ arguments: [String]) throws -> (status: Int32, stdout: String, peakKiB: Int) {
         let output = NSTemporaryDirectory() + "efferent-out-" + UUID().uuidString
         defer { unlink(output) }
@@ -103,9 +104,16 @@ extension CommandRunner {
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard rc == 0 else { throw POSIXError(.ENOEXEC) }
         var status: Int32 = 0
-        var usage = rusage()
-        wait4(pid, &status, 0, &usage)
+        var peak = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                peak = max(peak, kib)
+            }
+            usleep(5_000)
+        }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xFF, text, usage.ru_maxrss)
+        return ((status >> 8) & 0xFF, text, peak)
     }
 }
