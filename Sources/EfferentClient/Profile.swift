@@ -27,11 +27,12 @@ public struct Profile: Sendable {
 
     public func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 
-    /// Creates the directory (0700) if needed, and refuses one others can enter.
+    /// Creates the directory with mode 0700 if it does not exist yet.
     public func prepare() throws(ProfileError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .notADirectory(directory) }
+            return
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -43,8 +44,10 @@ public struct Profile: Sendable {
         chmod(directory, 0o700)
     }
 
-    /// Writes `bytes` to `name` atomically with mode 0600.
-    public func write(_ name: String, _ bytes: [UInt8]) throws(ProfileError) {
+    /// Writes `bytes` to `name` atomically with mode 0600. `durable` also flushes the file to disk
+    /// before the rename (keys, settings, records); a mirror's day files skip it, since a day lost
+    /// to a power cut is fetched again.
+    public func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ProfileError) {
         try prepare()
         let target = path(name)
         let partial = target + ".partial"
@@ -61,7 +64,7 @@ public struct Profile: Sendable {
             }
             offset += written
         }
-        fsync(fd)
+        if durable { fsync(fd) }
         close(fd)
         guard rename(partial, target) == 0 else {
             unlink(partial)

@@ -5,7 +5,7 @@ import Foundation
 /// The reader's local copy of the archive (§10.2): `mirror.json` records, for each mirrored day, the
 /// upload time the listing gave when it was fetched; `days/<day>.json` holds the day's opened body
 /// (layout 2, as the writer built it). A day is recorded only after its file is written, and the
-/// record is saved every few days and at the end, so an interrupted sync costs only what it had
+/// record is saved every second and at the end, so an interrupted sync costs only what it had
 /// not reached.
 public final class Mirror {
     public static let fileName = "mirror.json"
@@ -40,7 +40,7 @@ public final class Mirror {
     /// Writes a day's opened body, then records it as mirrored at `stamp`.
     func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String) throws {
         try prepareDirectory()
-        try profile.write(file(day), body)
+        try profile.write(file(day), body, durable: false)
         uploaded[day] = stamp
     }
 

@@ -52,7 +52,7 @@ public final class Syncer {
         progress?(Progress(done: 0, total: wanted.count, bytes: 0))
         let wantedSet = Set(wanted)
         var received = Set<CalendarDay>()
-        var sinceSave = 0
+        var lastSave = Date()
         var next = 0
         let client = self.client, readKey = reading.readKey
         try await withThrowingTaskGroup(of: (Int, [Frame.Day], Int, Int).self) { group in
@@ -86,10 +86,11 @@ public final class Syncer {
                         received.insert(entry.day)
                         report.fetched += 1
                     }
-                    sinceSave += 1
-                    if sinceSave >= 8 {
+                    // The record is saved every second (and at the end): an interruption costs at most
+                    // a second of days, and a decade is not re-serialised thousands of times.
+                    if Date().timeIntervalSince(lastSave) >= 1 {
                         try mirror.save()
-                        sinceSave = 0
+                        lastSave = Date()
                     }
                 }
                 progress?(Progress(done: received.count, total: wanted.count, bytes: report.bytes))

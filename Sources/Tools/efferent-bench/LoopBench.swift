@@ -13,12 +13,12 @@ import FoundationNetworking
 /// Issues 4 and 5: a generated 10-year export through the release binaries — import, first push,
 /// no-change push, sync, queries — each next to a reference measured in the same run.
 enum LoopBench {
-    static func run(years: Int = 10) throws {
+    static func run(years: Int = 10) async throws {
         let work = NSTemporaryDirectory() + "efferent-loop-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let export = work + "/export.zip"
-        let generation = try Child.run("efferent-export-gen", ["--years", String(years), "--out", export], home: work)
+        let generation = try await Child.run("efferent-export-gen", ["--years", String(years), "--out", export], home: work)
         let truths = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/export.truths.json"))))
         let records = Int(truths["totalRecords"]?.integerValue ?? 0)
         let exportBytes = (try FileManager.default.attributesOfItem(atPath: export)[.size] as? Int) ?? 0
@@ -34,19 +34,19 @@ enum LoopBench {
         let server = try BenchServer(data: work + "/service")
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)"
-        _ = try Child.run("efferent", ["init", "--server", url, "--time-zone", "Europe/Paris"], home: work + "/phone")
-        let imported = try Child.run("efferent", ["import", export], home: work + "/phone")
-        let firstPush = try Child.run("efferent", ["push"], home: work + "/phone")
-        let secondPush = try Child.run("efferent", ["push"], home: work + "/phone")
-        let handoff = try Child.run("efferent", ["handoff"], home: work + "/phone")
+        _ = try await Child.run("efferent", ["init", "--server", url, "--time-zone", "Europe/Paris"], home: work + "/phone")
+        let imported = try await Child.run("efferent", ["import", export], home: work + "/phone")
+        let firstPush = try await Child.run("efferent", ["push"], home: work + "/phone")
+        let secondPush = try await Child.run("efferent", ["push"], home: work + "/phone")
+        let handoff = try await Child.run("efferent", ["handoff"], home: work + "/phone")
         try handoff.output.write(toFile: work + "/handoff.txt", atomically: true, encoding: .utf8)
         chmod(work + "/handoff.txt", 0o600)
-        _ = try Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: work + "/laptop")
-        let sync = try Child.run("efferent", ["sync"], home: work + "/laptop")
-        let again = try Child.run("efferent", ["sync"], home: work + "/laptop")
+        _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: work + "/laptop")
+        let sync = try await Child.run("efferent", ["sync"], home: work + "/laptop")
+        let again = try await Child.run("efferent", ["sync"], home: work + "/laptop")
         let first = truths["firstDate"]?.stringValue ?? "2015-06-15", last = truths["lastDate"]?.stringValue ?? "2025-06-14"
-        let query = try Child.run("efferent", ["query", "--metric", "heartRate", "--since", first, "--until", last], home: work + "/laptop", quiet: true)
-        let sleep = try Child.run("efferent", ["sleep", "--since", first, "--until", last, "--format", "json", "--offline"],
+        let query = try await Child.run("efferent", ["query", "--metric", "heartRate", "--since", first, "--until", last], home: work + "/laptop", quiet: true)
+        let sleep = try await Child.run("efferent", ["sleep", "--since", first, "--until", last, "--format", "json", "--offline"],
                                   home: work + "/laptop", quiet: true)
 
         // Reference for sync: the same days fetched one plain GET each, sequentially.
@@ -110,7 +110,7 @@ struct Child {
     let output: String
     let peakMiB: Double
 
-    static func run(_ tool: String, _ arguments: [String], home: String, quiet: Bool = false) throws -> Child {
+    static func run(_ tool: String, _ arguments: [String], home: String, quiet: Bool = false) async throws -> Child {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
         process.arguments = arguments
@@ -122,14 +122,26 @@ struct Child {
         process.standardError = FileHandle.nullDevice
         let started = DispatchTime.now().uptimeNanoseconds
         try process.run()
+        // The child's own high-water mark, polled while it runs: rusage would also count this
+        // process's memory, which a spawned child's accounting inherits on Linux.
+        let pid = process.processIdentifier
+        let reading = Task.detached { () -> Int in
+            var peak = 0
+            while process.isRunning {
+                if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                   let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let kib = Int(line.split(separator: " ").dropFirst().first ?? "") { peak = max(peak, kib) }
+                usleep(5_000)
+            }
+            return peak
+        }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let peakKiB = await reading.value
         guard process.terminationStatus == 0 else { throw BenchError("\(tool) \(arguments.first ?? "") exited \(process.terminationStatus)") }
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         return Child(seconds: seconds, output: quiet ? String(decoding: data.prefix(1 << 26), as: UTF8.self) : String(decoding: data, as: UTF8.self),
-                     peakMiB: Double(usage.ru_maxrss) / 1024)
+                     peakMiB: Double(peakKiB) / 1024)
     }
 }
 

@@ -6,7 +6,7 @@ let all = arguments.isEmpty
 do {
     if all || arguments.contains("core") { try CoreBench.run() }
     if all || arguments.contains("server") { try ServerBench.run() }
-    if all || arguments.contains("loop") { try LoopBench.run() }
+    if all || arguments.contains("loop") { try await LoopBench.run() }
 } catch {
     FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
     exit(1)
