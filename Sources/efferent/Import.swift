@@ -33,7 +33,7 @@ struct Import: Subcommand {
         let bar = ProgressBar(label: "import", unit: "records")
         let started = Date()
         let tally = try ExportImporter.read(input, into: session, progress: Environment.isTerminal ? { progress in
-            bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead))
+            bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead), totalBytes: Int(progress.totalBytes))
         } : nil)
         try session.finish()
         bar.finish()

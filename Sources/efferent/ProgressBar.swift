@@ -13,7 +13,9 @@ final class ProgressBar: @unchecked Sendable {
         self.unit = unit
     }
 
-    func update(done: Int, total: Int?, bytes: Int) {
+    /// `totalBytes`, when known, gives the ETA from the share of input read (imports, whose record
+    /// count is unknown until the end).
+    func update(done: Int, total: Int?, bytes: Int, totalBytes: Int? = nil) {
         let now = Date()
         guard now.timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
         lastDraw = now
@@ -22,6 +24,8 @@ final class ProgressBar: @unchecked Sendable {
         var line = "\(label): \(done)" + (total.map { "/\($0)" } ?? "") + " \(unit), \(Int(rate))/s, \(bytes / 1_048_576) MiB"
         if let total, total > 0, done > 0, done < total {
             line += ", ETA \(Int(Double(total - done) / rate)) s"
+        } else if let totalBytes, totalBytes > 0, bytes > 0, bytes < totalBytes {
+            line += ", ETA \(Int(elapsed * Double(totalBytes - bytes) / Double(bytes))) s"
         }
         FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
         drawn = true
