@@ -57,6 +57,10 @@ let package = Package(
         .executableTarget(name: "efferent-export-gen", dependencies: ["EfferentExportGenerator"],
                           path: "Sources/Tools/efferent-export-gen"),
 
+        // The Swift side of scripts/interop: single protocol operations on files.
+        .executableTarget(name: "efferent-interop", dependencies: ["EfferentCore", "EfferentBindings", "EfferentReader"],
+                          path: "Sources/Tools/efferent-interop"),
+
         // libFuzzer targets (scripts/fuzz).
         .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
