@@ -311,7 +311,10 @@ def open_day(sealed: bytes, reading_private: bytes, bucket: str, day: str) -> by
 
 def iso(seconds: int) -> str:
     """UTC `YYYY-MM-DDTHH:MM:SSZ`, whole seconds."""
-    moment = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=seconds)
+    try:
+        moment = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=seconds)
+    except OverflowError:
+        raise EfferentError(f"the instant {seconds} lies outside the years 1 to 9999") from None
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment.year >= 1000 else \
         "%04d-%s" % (moment.year, moment.strftime("%m-%dT%H:%M:%SZ"))
 
@@ -927,6 +930,7 @@ interop checks (no network):
   --derive --handoff FILE [--bucket B] [--target T --ts N]
                                               JSON: bucket, readPublic, and the hex §7
                                               signature over T at N (bucket B if given)
+--encode-day takes the events --day/--open-day print; a "day" key (range output) is ignored.
 A FILE argument of - reads standard input. Errors print `error: <sentence>` and exit 2.
 """
 

@@ -268,6 +268,11 @@ def test_layout_refusal_and_pass_through():
     assert er.expand_day(lines) == [{"id": "a", "v": 1}, {"id": "b", "v": 1, "value": 2}]
     with pytest.raises(er.EfferentError):
         er.expand_day(b'{"series":[{"k":"hk","metric":"x","t0":0,"t":[0,1],"d":[0]}],"v":2}')
+    with pytest.raises(er.EfferentError, match="outside the years"):
+        er.expand_day(b'{"series":[{"k":"hk","metric":"x","t0":-99999999999999,"t":[0],'
+                      b'"d":[0]}],"v":2}')
+    with pytest.raises(er.EfferentError, match="whole seconds"):
+        er.expand_day(b'{"series":[{"k":"hk","metric":"x","t0":0,"t":[0.5],"d":[0]}],"v":2}')
 
 
 def test_canonical_ordering():
