@@ -17,7 +17,8 @@ sys.path.insert(0, str(HERE.parent))
 
 import efferent_reader as er  # noqa: E402
 
-VECTORS = pathlib.Path("/work/shared/protocol/vectors/rfc9180-x25519-sha256-chacha20poly1305.json")
+# `../shared` from the project's root, where every developer and CI has it.
+VECTORS = HERE.parents[2] / "shared/protocol/vectors/rfc9180-x25519-sha256-chacha20poly1305.json"
 PRIV_0120 = bytes(range(1, 33))
 # The interop fixture reading key (§13), committed upstream on purpose.
 FIXTURE_PKCS8 = "MC4CAQAwBQYDK2VuBCIEIB-BUIZTXqbNIR0MFd8VXE2BPlP2ohi2pcpCd_FksGD6"
