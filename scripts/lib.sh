@@ -40,3 +40,12 @@ ensure_swift() {
     echo "Efferent needs the Swift 6 toolchain on PATH (https://www.swift.org/install/linux/)." >&2
     exit 1
 }
+
+# The Python reader's one dependency (PyCA cryptography), and pytest for its own suite.
+ensure_python_reader() {
+    command -v python3 >/dev/null 2>&1 || { echo "the interop reader needs python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
+    if ! python3 -c "import cryptography" >/dev/null 2>&1 || ! python3 -c "import pytest" >/dev/null 2>&1; then
+        say "installing the Python reader's requirements"
+        python3 -m pip install -q -r "$ROOT/interop/requirements.txt" pytest >/dev/null
+    fi
+}

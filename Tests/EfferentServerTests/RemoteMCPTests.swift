@@ -38,6 +38,11 @@ import Testing
         #expect(uri.hasSuffix("/b/\(b)/d/2020-01-03"))
         let guide = try await call(service, b, #"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"setup_guide"}}"#)
         #expect(toolText(guide)?.contains("Keep the reading key local") == true)
+        let attached = guide.json?["result"]?["content"]?.arrayValue?.last?["resource"]
+        #expect(attached?["mimeType"] == .string("text/x-python"))
+        let script = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("interop/efferent_reader.py"), encoding: .utf8)
+        #expect(attached?["text"]?.stringValue == script, "setup_guide hands out interop/efferent_reader.py as it is; run scripts/embed-reader")
 
         let badTool = try await call(service, b, #"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"get_sealed_day","arguments":{"day":"2020-13-01"}}}"#)
         #expect(badTool.json?["result"]?["isError"] == .bool(true))

@@ -66,7 +66,13 @@ extension ArchiveService {
             + "`efferent query`, or `python efferent_reader.py --handoff handoff.txt --list` (see setup_guide)."
         switch name {
         case "setup_guide":
-            return Self.toolResult(text: Self.setupGuide(base: base, bucket: bucket))
+            // The guide, and the independent Python reader itself as an embedded resource (A.7).
+            return .object(["content": .array([
+                .object(["type": .string("text"), "text": .string(Self.setupGuide(base: base, bucket: bucket))]),
+                .object(["type": .string("resource"), "resource": .object([
+                    "uri": .string("\(base)/mcp/b/\(bucket)/\(ReaderScript.fileName)"), "mimeType": .string("text/x-python"),
+                    "text": .string(ReaderScript.text)])]),
+            ]), "isError": .bool(false)])
         case "archive_status":
             return Self.toolResult(json: statsValue(try store.stats(bucket)))
         case "list_sealed_days":
@@ -115,11 +121,12 @@ extension ArchiveService {
         holds only sealed bytes, their sizes and upload times. To read, you need the handoff text the owner gave you \
         (MCP URL, reading key, and optionally an editor key). Keep the reading key local: never send it to any service.
 
-        Read with the Efferent command (`efferent connect --handoff handoff.txt`, `efferent sync`, `efferent daily`, \
-        `efferent sleep`, `efferent query`), or with the independent Python reader `efferent_reader.py` from the \
-        project's interop/ folder (needs only PyCA cryptography): \
-        `python efferent_reader.py --handoff handoff.txt --list`, `--day YYYY-MM-DD`, `--from D --to D`.
-        The Python reader will also be embedded in this guide once the interop work lands.
+        Read with the Python reader attached to this answer: save it as efferent_reader.py, `pip install cryptography` \
+        (its only dependency), save the handoff text as handoff.txt with `chmod 600 handoff.txt`, then \
+        `python efferent_reader.py --self-test`, `--handoff handoff.txt --list`, `--day YYYY-MM-DD`, \
+        `--from D --to D` (NDJSON events, one per line) or `--write items.json` to ask the owner's writer to add entries. \
+        The Efferent command does the same with a local mirror: `efferent connect --handoff handoff.txt`, `efferent sync`, \
+        `efferent daily`, `efferent sleep`, `efferent mcp`.
 
         Wire summary: GET \(base)/b/\(bucket)/days lists days; GET \(base)/b/\(bucket)/d?from=&to= returns a frame \
         (10-byte day, 4-byte big-endian length, sealed bytes, repeated); each sealed day is 0x02 || enc(32) || ciphertext, \

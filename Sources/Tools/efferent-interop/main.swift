@@ -9,7 +9,7 @@ import Foundation
 ///   seal-day BODY --bucket B --day D --reading-public B64URL   deflate + HPKE seal to stdout
 ///   open-day SEALED --handoff FILE --day D         open + expand, NDJSON events with "day"
 ///   pack-frame DAY=FILE…                           a frame of the given sealed days to stdout
-///   derive --handoff FILE --target T --ts N        {"bucket","readPublic","signature"}
+///   derive --handoff FILE --target T --ts N        {"bucket","readPublic","signature" (hex, as §7 writes it)}
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
@@ -81,7 +81,7 @@ case "derive":
     let signature = keys.readingKey.readKey.signature(for: SignedMessage.read(bucket: keys.bucket, target: target, timestamp: ts))
     let object: JSONValue = .object(["bucket": .string(keys.bucket.rawValue),
                                      "readPublic": .string(Base64URL.encode(keys.readingKey.readKey.publicKey.rawRepresentation)),
-                                     "signature": .string(Base64URL.encode(signature))])
+                                     "signature": .string(Hex.encode(signature))])
     write(((try? object.canonicalBytes()) ?? []) + [0x0A])
 default:
     fail("efferent-interop encode-day | seal-day | open-day | pack-frame | derive (see the source header)")
