@@ -18,7 +18,7 @@ struct MCP: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try ReaderContext()
-        let world = LocalMCPServer.World(
+        var world = LocalMCPServer.World(
             source: { MirrorSource(mirror: try context.mirror()) },
             today: { context.today },
             refresh: { full in
@@ -34,6 +34,15 @@ struct MCP: Subcommand {
                                 "lastDay": mirror.days.last.map { .string($0.description) } ?? .null])
             },
             archive: { (try? await context.client().stats()).map(ArchiveFacts.init) })
+        if let agent = try? AgentContext().agent {
+            world.write = { items in
+                let queued = try await agent.write(items)
+                return .object(["name": .string(queued.name.rawValue), "items": .number(Double(items.count)),
+                                "status": .string("pending"),
+                                "note": .string("The owner's writer applies it on its next push; phone_data_edits shows the answer.")])
+            }
+            world.edits = { all in .object(["edits": .array(try await agent.status(all: all).map(\.json))]) }
+        }
         let server = LocalMCPServer(world: world)
         while let line = readLine(strippingNewline: true) {
             if let answer = await server.handle(line) {

@@ -28,6 +28,12 @@ struct Push: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try WriterContext()
+        // Agent edits first, so the days they touch go out in this same run.
+        let edits: EditApplier.Report?
+        do { edits = try await context.applyEdits() } catch {
+            note("agent edits could not be applied this time and stay queued: \(error)")
+            edits = nil
+        }
         let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)
         let pusher = Pusher(store: context.store, builder: builder, client: try context.client(), reading: context.reading,
                             writer: context.writer)
@@ -41,6 +47,7 @@ struct Push: Subcommand {
               + "\(report.unchanged) unchanged, \(report.refused) refused, \(report.parked) parked")
         if let missing = report.checkedMissing { print("archive check: \(missing) days were missing or wrong and were sent again") }
         if let failure = report.checkFailure { note("the archive check could not finish and will run again next time: \(failure)") }
+        if let refused = edits?.refused, refused > 0 { note("\(refused) agent edits were refused whole; `efferent edits --all` on the agent's side shows why") }
         return report.refused > 0 ? 1 : 0
     }
 }

@@ -86,6 +86,15 @@ public enum EditPack {
         return items
     }
 
+    /// Items as an agent hands them over (a JSON list of §8 items), with the shape checks of
+    /// `unpack`. Validate them with `pack`, which refuses the whole list on any bad item.
+    public static func items(fromList list: [JSONValue]) throws(EditError) -> [EditItem] {
+        guard (1...ProtocolLimits.maxEditItems).contains(list.count) else { throw .itemCount(list.count) }
+        var items = [EditItem]()
+        for (index, value) in list.enumerated() { items.append(try item(value, index: index)) }
+        return items
+    }
+
     private static func item(_ value: JSONValue, index: Int) throws(EditError) -> EditItem {
         guard let object = value.objectValue else { throw .shape("item \(index) is not an object") }
         guard let id = object["id"]?.stringValue else { throw .shape("item \(index) needs a string id") }

@@ -29,6 +29,15 @@ public struct SignedHeaders: Equatable, Sendable {
         self.timestamp = timestamp
     }
 
+    /// Headers as received, without the freshness check: a queued edit keeps its editor's
+    /// signature long after it was made (§8), and the writer checks it with `isValid(for:)`.
+    public init(role: Role, key: Ed25519PublicKey, signature: [UInt8], timestamp: Int64) {
+        self.role = role
+        self.key = key
+        self.signature = signature
+        self.timestamp = timestamp
+    }
+
     /// The header lines to send, key first.
     public var fields: [(name: String, value: String)] {
         [(role.keyHeader, Base64URL.encode(key.rawRepresentation)),

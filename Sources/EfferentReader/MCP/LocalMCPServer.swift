@@ -17,13 +17,21 @@ public final class LocalMCPServer {
         public var refresh: (_ full: Bool) async throws -> JSONValue
         /// The service's own counts, or nil when unreachable.
         public var archive: () async -> ArchiveFacts?
+        /// Sends items as one edit (§8); nil when the profile holds no editor key, and then the
+        /// write tools are not offered.
+        public var write: (([EditItem]) async throws -> JSONValue)?
+        /// The edits and the writer's answers (`all`: answered ones too).
+        public var edits: ((_ all: Bool) async throws -> JSONValue)?
 
         public init(source: @escaping () throws -> EventSource, today: @escaping () -> CalendarDay,
-                    refresh: @escaping (_ full: Bool) async throws -> JSONValue, archive: @escaping () async -> ArchiveFacts?) {
+                    refresh: @escaping (_ full: Bool) async throws -> JSONValue, archive: @escaping () async -> ArchiveFacts?,
+                    write: (([EditItem]) async throws -> JSONValue)? = nil, edits: ((_ all: Bool) async throws -> JSONValue)? = nil) {
             self.source = source
             self.today = today
             self.refresh = refresh
             self.archive = archive
+            self.write = write
+            self.edits = edits
         }
     }
 
@@ -60,7 +68,8 @@ public final class LocalMCPServer {
         case "ping":
             return Self.encode(Self.result(id: id, .object([:])))
         case "tools/list":
-            return Self.encode(Self.result(id: id, .object(["tools": .array(MCPTools.list)])))
+            let tools = MCPTools.list + (world.write == nil ? [] : MCPTools.writeTools)
+            return Self.encode(Self.result(id: id, .object(["tools": .array(tools)])))
         case "tools/call":
             guard let name = params["name"]?.stringValue else {
                 return Self.encode(Self.error(id: id, code: -32602, message: "tools/call needs a tool name"))
@@ -80,6 +89,13 @@ public final class LocalMCPServer {
                 let changed = try await world.refresh(true)
                 refreshedAt = clock()
                 return Self.text(changed)
+            }
+            if name == "phone_data_write", let write = world.write {
+                guard let list = arguments["items"]?.arrayValue else { throw MCPError.noItems }
+                return Self.text(try await write(try EditAgent.items(json: try JSONValue.array(list).canonicalBytes())))
+            }
+            if name == "phone_data_edits", let edits = world.edits {
+                return Self.text(try await edits(arguments["all"] == .bool(true)))
             }
             if refreshedAt.map({ clock().timeIntervalSince($0) > Self.freshFor }) ?? true {
                 do {

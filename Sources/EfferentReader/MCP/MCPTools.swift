@@ -29,6 +29,35 @@ enum MCPTools {
         ]
     }()
 
+    /// Offered when the profile holds an editor key (§8).
+    static let writeTools: [JSONValue] = {
+        let item: JSONValue = .object([
+            "type": .string("object"),
+            "properties": .object([
+                "op": .object(["type": .string("string"), "enum": .array([.string("put"), .string("delete")])]),
+                "id": .object(["type": .string("string"), "description": .string("Your handle for the entry, [A-Za-z0-9._:-]{1,120}, e.g. agent:meal:2026-09-07:lunch; a put under the same id replaces it")]),
+                "metric": .object(["type": .string("string"), "enum": .array(WritableMetric.allCases.map { .string($0.rawValue) })]),
+                "start": .object(["type": .string("integer"), "description": .string("Unix seconds")]),
+                "end": .object(["type": .string("integer"), "description": .string("Unix seconds, not in the future")]),
+                "value": .object(["type": .string("number")]),
+                "unit": .object(["type": .string("string"), "description": .string("exactly: dietaryEnergy kcal; dietaryProtein, dietaryCarbohydrates, dietaryFat g; dietaryWater mL; bodyMass kg; none for sleep")]),
+                "stage": .object(["type": .string("string"), "enum": .array(WritableMetric.sleepStages.sorted().map { .string($0) })]),
+            ]),
+            "required": .array([.string("op"), .string("id")]),
+        ])
+        return [
+            .object(["name": .string("phone_data_write"),
+                     "description": .string("Log entries (meals, water, weight, sleep) into the owner's Health: sealed so only the owner's writer reads them, applied on its next push, reversible by the owner."),
+                     "inputSchema": .object(["type": .string("object"), "required": .array([.string("items")]),
+                                             "properties": .object(["items": .object(["type": .string("array"), "items": item,
+                                                                                       "minItems": .number(1), "maxItems": .number(500)])])])]),
+            .object(["name": .string("phone_data_edits"),
+                     "description": .string("Edits sent and what the writer answered: pending, applied, or each failed item's index, id and word."),
+                     "inputSchema": .object(["type": .string("object"),
+                                             "properties": .object(["all": .object(["type": .string("boolean"), "description": .string("include answered edits")])])])]),
+        ]
+    }()
+
     static func request(_ name: String, _ arguments: [String: JSONValue]) throws -> AnswerRequest {
         func day(_ key: String) throws -> CalendarDay? {
             guard let value = arguments[key], !value.isNull else { return nil }
@@ -58,9 +87,11 @@ enum MCPTools {
 enum MCPError: Error, CustomStringConvertible {
     case badDay(String)
     case unknownTool(String)
+    case noItems
 
     var description: String {
         switch self {
+        case .noItems: "phone_data_write needs items: a list of §8 items."
         case let .badDay(key): "\(key) must be a real date written YYYY-MM-DD."
         case let .unknownTool(name): "\(name.prefix(60)) is not a tool of this server; tools/list names them."
         }

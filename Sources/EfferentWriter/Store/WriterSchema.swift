@@ -66,6 +66,57 @@ enum WriterSchema {
         CREATE INDEX day_on_dirty ON day (dirty, attempts, day);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """),
+        (2, """
+        -- Agent edits (§8). The version each agent id was last written with: it only climbs and
+        -- survives deletes, so a re-applied edit still leaves one record under the id.
+        CREATE TABLE written (agent_id TEXT PRIMARY KEY, version INTEGER NOT NULL);
+        -- Edits the service accepted an outcome for (§8 replay rules), pruned to the window.
+        CREATE TABLE answered_edit (
+            digest BLOB PRIMARY KEY,
+            name TEXT NOT NULL,
+            signed_at INTEGER NOT NULL,
+            answered_at REAL NOT NULL
+        );
+        -- Everything an agent did, item by item, and what each item displaced, so it can be undone.
+        CREATE TABLE edit_journal (
+            seq INTEGER PRIMARY KEY,
+            edit TEXT NOT NULL,
+            item INTEGER NOT NULL,
+            at REAL NOT NULL,
+            op TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            added INTEGER,                -- record.id this item wrote (a put)
+            metric TEXT,
+            start INTEGER,
+            end INTEGER,
+            value REAL,
+            unit TEXT,
+            stage TEXT,
+            version INTEGER,
+            undone REAL
+        );
+        CREATE INDEX edit_journal_edit ON edit_journal (edit);
+        CREATE INDEX edit_journal_agent ON edit_journal (agent_id);
+        -- The record an item replaced or removed, as it was.
+        CREATE TABLE edit_displaced (
+            seq INTEGER PRIMARY KEY,
+            id INTEGER NOT NULL,
+            metric TEXT NOT NULL,
+            total INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            device TEXT,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            value REAL,
+            unit TEXT,
+            stage TEXT,
+            activity TEXT,
+            duration REAL,
+            day TEXT NOT NULL,
+            origin INTEGER NOT NULL,
+            seen INTEGER NOT NULL
+        );
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

@@ -13,6 +13,7 @@ final class WriterHarness: @unchecked Sendable {
     let daemon: HTTPDaemon
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
+    let editor = EditorKey()
     let zone: ZoneCalendar
     let store: SourceStore
     let client: ArchiveClient
@@ -31,6 +32,7 @@ final class WriterHarness: @unchecked Sendable {
         self.now = now
         try await client.claim(writer: writer, invite: nil)
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
+        try await client.register(.editor, key: editor.publicKey, writer: writer)
     }
 
     deinit {
@@ -51,6 +53,18 @@ final class WriterHarness: @unchecked Sendable {
         let fixed = now
         return Pusher(store: store, builder: DayBuilder(store: store, hourlyFrom: hourlyFrom), client: client,
                       reading: reading, writer: writer, now: { fixed })
+    }
+
+    func applier(editor registered: Ed25519PublicKey? = nil) -> EditApplier {
+        let fixed = now
+        return EditApplier(store: store, client: client, reading: reading, writer: writer,
+                           editor: registered ?? editor.publicKey, now: { fixed })
+    }
+
+    /// The day's body as the archive holds it, opened but still deflated as the writer built it.
+    func archivedBody(_ day: CalendarDay) async throws -> [UInt8]? {
+        guard let sealed = try await client.sealedDay(day, readKey: reading.readKey) else { return nil }
+        return try SealedEnvelope.open(sealed, with: reading.privateKey, aad: .day(bucket: reading.bucket.rawValue, day: day))
     }
 
     /// The day as the archive holds it, opened with the reading key, as events.

@@ -1,0 +1,90 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+import Foundation
+
+/// The writer's side of agent edits (§8): lists the queue with a signed read, fetches each edit
+/// with a writer-signed request, verifies it was signed by the registered editor key, refuses
+/// replays, opens it, applies its items to the source store and reports the outcome, in queue
+/// order. The touched days are marked in the same transaction as the change, so the push that
+/// follows uploads them.
+///
+/// An edit whose outcome did not reach the service stays queued and is applied again on the next
+/// run; applying twice leaves one record per agent id.
+public final class EditApplier {
+    public struct Report: Sendable, Equatable {
+        /// Edits answered this run.
+        public var answered = 0
+        public var itemsApplied = 0
+        public var itemsFailed = 0
+        /// Edits refused whole (bad signature, cannot open, malformed, replayed).
+        public var refused = 0
+        public var outcomes: [(name: EditName, outcome: EditOutcome)] = []
+
+        public static func == (a: Report, b: Report) -> Bool {
+            a.answered == b.answered && a.itemsApplied == b.itemsApplied && a.itemsFailed == b.itemsFailed && a.refused == b.refused
+        }
+    }
+
+    let store: SourceStore
+    let client: ArchiveClient
+    let reading: ReadingKey
+    let writer: Ed25519PrivateKey
+    let editor: Ed25519PublicKey
+    let now: @Sendable () -> Date
+
+    public init(store: SourceStore, client: ArchiveClient, reading: ReadingKey, writer: Ed25519PrivateKey,
+                editor: Ed25519PublicKey, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.client = client
+        self.reading = reading
+        self.writer = writer
+        self.editor = editor
+        self.now = now
+    }
+
+    /// Answers every pending edit in queue order. Stops (throwing) at the first edit it cannot
+    /// answer, so the replay window never skips past an unanswered one.
+    public func run() async throws -> Report {
+        var report = Report()
+        for listed in try await client.edits(readKey: reading.readKey) {
+            guard let fetched = try await client.fetchEdit(listed.name, writer: writer) else { continue }
+            let (outcome, signedAt) = try answer(fetched)
+            try await client.answer(fetched.name, with: outcome, writer: writer)
+            if let signedAt {
+                try store.recordAnswered(ReplayRule.AnsweredEdit(digest: Sodium.sha256(fetched.sealed), name: fetched.name,
+                                                                 signedAt: signedAt, answeredAt: Int64(now().timeIntervalSince1970)))
+            }
+            report.answered += 1
+            report.itemsApplied += outcome.applied
+            report.itemsFailed += outcome.failed.count
+            if outcome.applied == 0, outcome.failed.count == 1, [.badSignature, .cannotOpen, .malformed, .replayed].contains(outcome.failed[0].code) {
+                report.refused += 1
+            }
+            report.outcomes.append((fetched.name, outcome))
+        }
+        return report
+    }
+
+    /// The outcome for one fetched edit, and the editor's timestamp when the signature held.
+    func answer(_ fetched: FetchedEdit) throws -> (EditOutcome, Int64?) {
+        guard let headers = fetched.headers else { return (.refusedWhole(.badSignature), nil) }
+        let edit = SealedEdit(sealed: fetched.sealed, headers: headers)
+        do throws(SealedEditError) {
+            try edit.verify(bucket: client.bucket, registeredEditor: editor)
+        } catch {
+            return (.refusedWhole(error.code), nil)
+        }
+        // §8: a replay touches nothing, checked before the edit is even opened.
+        if ReplayRule.isReplay(digest: edit.digest, signedAt: headers.timestamp, answered: try store.answeredEdits()) {
+            return (.refusedWhole(.replayed), headers.timestamp)
+        }
+        let items: [EditItem]
+        do throws(SealedEditError) {
+            items = try edit.open(bucket: client.bucket, reading: reading.privateKey)
+        } catch {
+            return (.refusedWhole(error.code), headers.timestamp)
+        }
+        return (try store.apply(items, edit: fetched.name, now: now()), headers.timestamp)
+    }
+}
