@@ -81,6 +81,77 @@ import Glibc
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
     }
 
+    /// §8 through the real binaries: an agent logs a meal over `efferent mcp` and a weight with
+    /// `efferent write`; the owner's `push` applies and uploads them; a reader sees them; the
+    /// owner lists and undoes the edit and the reader sees it gone.
+    @Test func anAgentWritesTheOwnerPushesAndUndoes() throws {
+        let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let owner = CommandRunner(home: work + "/phone")
+        #expect(try owner.run(["init", "--server", server.url, "--time-zone", "UTC"]).status == 0)
+        #expect(try owner.run(["import", Self.samples.appendingPathComponent("apple-health-parser/export.zip").path]).status == 0)
+        #expect(try owner.run(["push"]).status == 0)
+        let handoffFile = work + "/handoff.txt"
+        try owner.run(["handoff"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
+        chmod(handoffFile, 0o600)
+        let agent = CommandRunner(home: work + "/agent")
+        #expect(try agent.run(["connect", "--handoff", handoffFile]).status == 0)
+
+        // 2024-01-01 12:00 and 07:00 UTC.
+        let mcp = try agent.run(["mcp"], stdin: """
+            {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}
+            {"jsonrpc":"2.0","id":2,"method":"tools/list"}
+            {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"phone_data_write","arguments":{"items":[{"op":"put","id":"agent:meal:lunch","metric":"dietaryEnergy","start":1704110400,"end":1704110400,"value":650,"unit":"kcal"}]}}}
+            {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"phone_data_write","arguments":{"items":[{"op":"put","id":"agent:x","metric":"dietaryEnergy","start":1704110400,"end":1704110400,"value":650,"unit":"cal"}]}}}
+
+            """)
+        let answers = mcp.stdout.split(separator: "\n").map { try? JSONParser.parse(String($0)) }
+        #expect(answers.count == 4, "\(mcp.stdout) \(mcp.stderr)")
+        #expect(mcp.stdout.contains("\"phone_data_write\"") && mcp.stdout.contains("\"phone_data_edits\""))
+        #expect(answers[2]?["result"]?["isError"] == .bool(false), "\(mcp.stdout)")
+        #expect(answers[3]?["result"]?["isError"] == .bool(true), "a wrong unit is refused before anything is sent")
+
+        let items = work + "/weight.json"
+        try #"[{"op":"put","id":"agent:weight:0101","metric":"bodyMass","start":1704092400,"end":1704092400,"value":71.4,"unit":"kg"}]"#
+            .write(toFile: items, atomically: true, encoding: .utf8)
+        let wrote = try agent.run(["write", "--items", items])
+        #expect(wrote.status == 0 && wrote.stdout.hasPrefix("queued edit "), "\(wrote.stderr)")
+        let pending = try agent.run(["edits"])
+        #expect(pending.stdout.split(separator: "\n").count == 2 && pending.stdout.contains("pending"), "\(pending.stdout)")
+
+        let pushed = try owner.run(["push"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(pushed.stdout.components(separatedBy: ": applied 1").count == 3, "\(pushed.stdout)")
+        let listed = try agent.run(["edits", "--all"])
+        #expect(listed.stdout.components(separatedBy: "applied 1, failed 0").count == 3, "\(listed.stdout)")
+
+        #expect(try agent.run(["sync"]).status == 0)
+        let daily = try agent.run(["daily", "--metric", "dietaryEnergy", "--since", "2024-01-01", "--until", "2024-01-01", "--format", "csv", "--offline"])
+        #expect(daily.stdout.contains("2024-01-01,650"), "\(daily.stdout) \(daily.stderr)")
+        #expect(try agent.run(["query", "--metric", "bodyMass"]).stdout.contains("71.4"))
+
+        let journal = try owner.run(["edits", "--local"])
+        #expect(journal.stdout.contains("put agent:meal:lunch  dietaryEnergy 650 kcal"), "\(journal.stdout)")
+        let mealEdit = try #require(journal.stdout.split(separator: "\n").first?.split(separator: " ").dropFirst().first.map(String.init))
+        let undone = try owner.run(["edits", "undo", mealEdit])
+        #expect(undone.status == 0 && undone.stdout.hasPrefix("undid 1 items"), "\(undone.stdout) \(undone.stderr)")
+        let again = try owner.run(["edits", "undo", mealEdit])
+        #expect(again.status == 1 && again.stderr.contains("already been undone"))
+        #expect(try owner.run(["push"]).status == 0)
+        #expect(try agent.run(["sync"]).status == 0)
+        #expect(!(try agent.run(["query", "--metric", "dietaryEnergy"]).stdout.contains("650")))
+        #expect(try agent.run(["query", "--metric", "bodyMass"]).stdout.contains("71.4"), "the other edit stays")
+
+        // A read-only handoff cannot write.
+        let readOnly = CommandRunner(home: work + "/laptop")
+        try owner.run(["handoff", "--read-only"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
+        chmod(handoffFile, 0o600)
+        #expect(try readOnly.run(["connect", "--handoff", handoffFile]).status == 0)
+        let refused = try readOnly.run(["write", "--items", items])
+        #expect(refused.status == 1 && refused.stderr.contains("no editor key"), "\(refused.stderr)")
+    }
+
     /// An import's memory stays bounded: a generated year of exports (1.5 M lines of XML with every
     /// quirk) through the real binary, its own peak RSS as the kernel reports it to `wait4`.
     @Test func anImportRunsInBoundedMemory() throws {
