@@ -63,7 +63,9 @@ public final class LocalMCPServer {
                 "capabilities": .object(["tools": .object([:])]),
                 "serverInfo": .object(["name": .string("efferent"), "version": .string("1.0.0")]),
                 "instructions": .string("Start with phone_data_overview: it says which metrics the archive holds, their units and days. "
-                                        + "Then ask phone_data_daily, _statistics, _sleep, _workouts or _samples."),
+                                        + "Then ask phone_data_daily, _statistics, _sleep, _workouts or _samples."
+                                        + (world.write == nil ? "" : " To log meals, water, weight or sleep use phone_data_write; "
+                                           + "the owner's writer applies it on its next push, and phone_data_edits shows its answer.")),
             ])))
         case "ping":
             return Self.encode(Self.result(id: id, .object([:])))
