@@ -143,6 +143,13 @@ import Glibc
         #expect(!(try agent.run(["query", "--metric", "dietaryEnergy"]).stdout.contains("650")))
         #expect(try agent.run(["query", "--metric", "bodyMass"]).stdout.contains("71.4"), "the other edit stays")
 
+        // Nothing the service keeps (database, log, anything under its directory) holds the entries.
+        let service = FileManager.default.enumerator(atPath: work + "/service")
+        while let name = service?.nextObject() as? String {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: work + "/service/" + name))) ?? Data()
+            #expect(bytes.range(of: Data("agent:meal".utf8)) == nil && bytes.range(of: Data("dietaryEnergy".utf8)) == nil, "\(name)")
+        }
+
         // A read-only handoff cannot write.
         let readOnly = CommandRunner(home: work + "/laptop")
         try owner.run(["handoff", "--read-only"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
