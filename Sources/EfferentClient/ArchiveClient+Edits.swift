@@ -36,7 +36,7 @@ extension ArchiveClient {
                 result.append(ListedEdit(name: name, status: status, at: entry["at"]?.stringValue ?? "",
                                          bytes: Int(entry["bytes"]?.integerValue ?? 0),
                                          applied: entry["applied"]?.integerValue.map(Int.init),
-                                         failed: entry["failed"]?.integerValue.map(Int.init)))
+                                         failed: (entry["failed"] ?? entry["refused"])?.integerValue.map(Int.init)))
             }
             guard let next = json["next"]?.stringValue else { return result }
             guard let name = try? EditName(next), cursor.map({ name > $0 }) ?? true else {
@@ -115,4 +115,10 @@ public struct FetchedEdit: Sendable {
     public let name: EditName
     public let sealed: [UInt8]
     public let headers: SignedHeaders?
+
+    public init(name: EditName, sealed: [UInt8], headers: SignedHeaders?) {
+        self.name = name
+        self.sealed = sealed
+        self.headers = headers
+    }
 }

@@ -164,9 +164,17 @@ struct Edits: Subcommand {
 struct Apply: Subcommand {
     static let spec = CommandSpec(
         name: "apply",
-        abstract: "Apply the agent edits waiting on the service, answer each, and upload the days they touched.")
+        abstract: "Apply the agent edits waiting on the service, answer each, and upload the days they touched.",
+        options: [.init("priority", value: "LIST", help: "Source classes for overlapping totals, highest first (as for push).", default: "Watch,iPhone")])
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {}
+    let priority: SourcePriority
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
+            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
+        }
+        self.priority = priority
+    }
 
     func run() async throws -> Int32 {
         let context = try WriterContext()
@@ -174,11 +182,12 @@ struct Apply: Subcommand {
             print("this archive has no editor key, so there are no edits to apply")
             return 0
         }
-        let pusher = Pusher(store: context.store, builder: DayBuilder(store: context.store, hourlyFrom: context.settings.hourlyFrom),
+        let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)
+        let pusher = Pusher(store: context.store, builder: builder,
                             client: try context.client(), reading: context.reading, writer: context.writer)
         let push = try await pusher.run(check: .never)
-        print("sent \(push.sent) days in \(push.requests) requests")
-        return report.refused > 0 ? 1 : 0
+        print("sent \(push.sent) days in \(push.requests) requests; \(push.refused) refused")
+        return report.refused > 0 || push.refused > 0 ? 1 : 0
     }
 }
 

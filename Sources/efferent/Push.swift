@@ -30,8 +30,11 @@ struct Push: Subcommand {
         let context = try WriterContext()
         // Agent edits first, so the days they touch go out in this same run.
         let edits: EditApplier.Report?
-        do { edits = try await context.applyEdits() } catch {
-            note("agent edits could not be applied this time and stay queued: \(error)")
+        do { edits = try await context.applyEdits() } catch let error as EditApplierError {
+            note(error.description)
+            edits = nil
+        } catch {
+            note("agent edits could not be fetched this time and stay queued: \(error)")
             edits = nil
         }
         let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)

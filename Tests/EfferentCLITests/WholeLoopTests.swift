@@ -145,10 +145,14 @@ import Glibc
 
         // Nothing the service keeps (database, log, anything under its directory) holds the entries.
         let service = FileManager.default.enumerator(atPath: work + "/service")
+        var scanned = 0
         while let name = service?.nextObject() as? String {
-            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: work + "/service/" + name))) ?? Data()
+            guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: work + "/service/" + name)) else { continue }
+            scanned += bytes.count
             #expect(bytes.range(of: Data("agent:meal".utf8)) == nil && bytes.range(of: Data("dietaryEnergy".utf8)) == nil, "\(name)")
         }
+
+        #expect(scanned > 100_000, "the service's files were read: \(scanned) bytes")
 
         // A read-only handoff cannot write.
         let readOnly = CommandRunner(home: work + "/laptop")

@@ -119,9 +119,21 @@ import Testing
     }
 
     @Test func anEditSignedLongBeforeTheNewestAnsweredOneIsAReplay() async throws {
-        let answered = [ReplayRule.AnsweredEdit(digest: [1], name: EditName(milliseconds: 1_000), signedAt: 10_000, answeredAt: 10_010)]
-        #expect(ReplayRule.isReplay(digest: [2], signedAt: 10_000 - 901, answered: answered))
-        #expect(!ReplayRule.isReplay(digest: [2], signedAt: 10_000 - 900, answered: answered))
+        let harness = try await WriterHarness()
+        _ = try await agent(harness).write([Self.lunch(650)])
+        #expect(try await harness.applier().run().itemsApplied == 1)
+        let newest = try #require(try harness.store.answeredEdits().first?.signedAt)
+        // A different edit, validly signed 16 minutes before the one just answered (as a service
+        // holding it back would serve it): refused without being opened.
+        func served(signedAt: Int64) throws -> FetchedEdit {
+            let made = try SealedEdit.make([Self.weight], bucket: harness.reading.bucket, readingPublic: harness.reading.publicKey,
+                                           editor: harness.editor.privateKey, now: signedAt)
+            return FetchedEdit(name: EditName(milliseconds: signedAt * 1000), sealed: made.sealed, headers: made.headers)
+        }
+        #expect(try harness.applier().answer(try served(signedAt: newest - 901)).0 == .refusedWhole(.replayed))
+        #expect(try harness.store.recordCount() == 1)
+        #expect(try harness.applier().answer(try served(signedAt: newest - 900)).0 == EditOutcome(applied: 1, failed: []),
+                "within the window it applies")
     }
 
     @Test func aWriterKilledBeforeReportingAppliesAgainAndKeepsOneRecordPerID() async throws {
@@ -133,11 +145,26 @@ import Testing
         #expect(try harness.store.recordCount() == 2)
         let report = try await harness.applier().run()
         #expect(report.answered == 1 && report.itemsApplied == 2)
-        #expect(try harness.store.recordCount() == 2, "applying twice still leaves one record per id")
-        // Undo takes both applications back to nothing.
-        let undo = try harness.store.undo(edit: queued.name, now: Date())
-        #expect(undo.items == 4)
-        #expect(try harness.store.recordCount() == 0)
+        #expect(try harness.store.recordCount() == 2, "one record per id")
+        #expect(try harness.store.editJournal().count == 2, "the edit was applied once; the next run only sent its answer")
+
+        // A delete applied and not reported, then undone by the owner before the next run: the
+        // run sends the stored answer (applied, not notFound) and does not delete again.
+        let delete = try await agent(harness).write([.delete(id: "agent:weight:0601")])
+        let fetchedDelete = try #require(try await harness.client.fetchEdit(delete.name, writer: harness.writer))
+        #expect(try harness.applier().answer(fetchedDelete).0 == EditOutcome(applied: 1, failed: []))
+        #expect(try harness.store.recordCount() == 1)
+        _ = try harness.store.undo(edit: delete.name, now: Date())
+        let again = try await harness.applier().run()
+        #expect(again.outcomes.map(\.outcome) == [EditOutcome(applied: 1, failed: [])])
+        #expect(try harness.store.recordCount() == 2, "the owner's undo stands")
+
+        // A delete of an id deleted before is done, not notFound; one never written is notFound.
+        _ = try await agent(harness).write([.delete(id: "agent:weight:0601")])
+        _ = try await agent(harness).write([.delete(id: "agent:weight:0601"), .delete(id: "agent:never")])
+        let twice = try await harness.applier().run()
+        #expect(twice.outcomes.map(\.outcome) == [EditOutcome(applied: 1, failed: []),
+                                                  EditOutcome(applied: 1, failed: [.init(item: 1, code: .notFound)])])
     }
 
     @Test func undoRestoresThePreviousDaysByteForByte() async throws {
@@ -180,6 +207,19 @@ import Testing
         #expect(try harness.store.recordCount() == 0)
         let stranger = try EditName("0000000000001-aaaaaaaa")
         #expect(throws: EditJournalError.unknownEdit(stranger)) { try harness.store.undo(edit: stranger, now: Date()) }
+    }
+
+    @Test func anEntryDatedLongAgoSendsItsOwnDayAndNoRunOfEmptyOnes() async throws {
+        let harness = try await WriterHarness()
+        try harness.importRecords(PushTests.records)
+        _ = try await harness.pusher().run(check: .never)
+        let before = try await harness.client.listing(readKey: harness.reading.readKey).count
+        _ = try await agent(harness).write([.put(.init(id: "agent:old", metric: "bodyMass", start: 0, end: 0, value: 3.2, unit: "kg"))])
+        _ = try await harness.applier().run()
+        let push = try await harness.pusher().run(check: .never)
+        #expect(push.sent == 1)
+        let listed = try await harness.client.listing(readKey: harness.reading.readKey)
+        #expect(listed.count == before + 1 && listed.first?.day == CalendarDay("1970-01-01"))
     }
 
     @Test func theAgentRefusesABadItemBeforeAnythingIsSealed() async throws {

@@ -21,7 +21,7 @@ public struct SealedEdit: Sendable, Equatable {
         let packed = try EditPack.pack(items, now: now)
         let sealed: [UInt8]
         do { sealed = try SealedEnvelope.seal(packed, to: readingPublic, aad: .edit(bucket: bucket.rawValue)) } catch {
-            throw .compression
+            throw .sealing
         }
         return sign(sealed, bucket: bucket, editor: editor, at: now)
     }

@@ -3,14 +3,28 @@ import EfferentClient
 import EfferentCore
 import Foundation
 
+/// Why a run of the applier stopped.
+public enum EditApplierError: Error, CustomStringConvertible {
+    /// The edit was applied here (or refused) but its outcome did not reach the service.
+    case answerNotDelivered(EditName, Error)
+
+    public var description: String {
+        switch self {
+        case let .answerNotDelivered(name, error):
+            "edit \(name) was applied here, but its answer did not reach the service (\(error)); the next push sends that answer again"
+        }
+    }
+}
+
 /// The writer's side of agent edits (§8): lists the queue with a signed read, fetches each edit
 /// with a writer-signed request, verifies it was signed by the registered editor key, refuses
 /// replays, opens it, applies its items to the source store and reports the outcome, in queue
 /// order. The touched days are marked in the same transaction as the change, so the push that
 /// follows uploads them.
 ///
-/// An edit whose outcome did not reach the service stays queued and is applied again on the next
-/// run; applying twice leaves one record per agent id.
+/// An edit whose outcome did not reach the service stays queued; the outcome was stored with the
+/// change, and the next run sends it again without applying anything twice. A run killed inside
+/// the apply transaction left nothing, and applies the edit afresh.
 public final class EditApplier {
     public struct Report: Sendable, Equatable {
         /// Edits answered this run.
@@ -50,7 +64,11 @@ public final class EditApplier {
         for listed in try await client.edits(readKey: reading.readKey) {
             guard let fetched = try await client.fetchEdit(listed.name, writer: writer) else { continue }
             let (outcome, signedAt) = try answer(fetched)
-            try await client.answer(fetched.name, with: outcome, writer: writer)
+            do {
+                try await client.answer(fetched.name, with: outcome, writer: writer)
+            } catch {
+                throw EditApplierError.answerNotDelivered(fetched.name, error)
+            }
             if let signedAt {
                 try store.recordAnswered(ReplayRule.AnsweredEdit(digest: Sodium.sha256(fetched.sealed), name: fetched.name,
                                                                  signedAt: signedAt, answeredAt: Int64(now().timeIntervalSince1970)))
@@ -79,12 +97,17 @@ public final class EditApplier {
         if ReplayRule.isReplay(digest: edit.digest, signedAt: headers.timestamp, answered: try store.answeredEdits()) {
             return (.refusedWhole(.replayed), headers.timestamp)
         }
+        // Applied here by an earlier run whose answer did not reach the service: send that answer
+        // again rather than apply twice (which would also bring back what the owner undid).
+        if let unsent = try store.unsentOutcome(edit: fetched.name, digest: edit.digest) {
+            return (unsent, headers.timestamp)
+        }
         let items: [EditItem]
         do throws(SealedEditError) {
             items = try edit.open(bucket: client.bucket, reading: reading.privateKey)
         } catch {
             return (.refusedWhole(error.code), headers.timestamp)
         }
-        return (try store.apply(items, edit: fetched.name, now: now()), headers.timestamp)
+        return (try store.apply(items, edit: fetched.name, digest: edit.digest, now: now()), headers.timestamp)
     }
 }

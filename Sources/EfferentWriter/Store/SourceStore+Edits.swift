@@ -17,9 +17,10 @@ extension SourceStore {
     public static let agentSource = "Efferent"
 
     /// Applies the items of edit `name` in order, at `now`: each item that breaks a rule of §8
-    /// fails with its word and the rest apply. One transaction: the records, the journal and the
-    /// marks on every touched day commit together.
-    public func apply(_ items: [EditItem], edit name: EditName, now: Date) throws -> EditOutcome {
+    /// fails with its word and the rest apply. One transaction: the records, the journal, the
+    /// marks on every touched day and the outcome (kept until the service accepts it, keyed by
+    /// `name` and the sealed edit's `digest`) commit together.
+    public func apply(_ items: [EditItem], edit name: EditName, digest: [UInt8], now: Date) throws -> EditOutcome {
         try db.write {
             var applied = 0
             var failed = [EditOutcome.Failure]()
@@ -34,8 +35,19 @@ extension SourceStore {
                     failed.append(.init(item: index, code: error.code))
                 }
             }
-            return EditOutcome(applied: applied, failed: failed)
+            let outcome = EditOutcome(applied: applied, failed: failed)
+            try db.statement("INSERT OR REPLACE INTO applied_edit (name, digest, outcome) VALUES (?, ?, ?)")
+                .run([.text(name.rawValue), .blob(digest), .blob(outcome.encoded)])
+            return outcome
         }
+    }
+
+    /// The outcome of edit `name` applied here and not yet accepted by the service, when the
+    /// sealed bytes are the same ones (`digest`).
+    public func unsentOutcome(edit name: EditName, digest: [UInt8]) throws -> EditOutcome? {
+        guard let bytes = try db.statement("SELECT outcome FROM applied_edit WHERE name = ? AND digest = ?")
+            .first([.text(name.rawValue), .blob(digest)], { $0.blob(0) }) else { return nil }
+        return try EditOutcome(decoding: bytes)
     }
 
     private func apply(_ item: EditItem, index: Int, edit: EditName, at: Double) throws {
@@ -47,7 +59,12 @@ extension SourceStore {
         if let existing, existing.origin != 1 { throw AgentItemRefusal(code: .healthRefused) }
         switch item {
         case .delete:
-            guard existing != nil else { throw AgentItemRefusal(code: .notFound) }
+            guard existing != nil else {
+                // §8: notFound is a delete of an id never written; one already deleted is done.
+                let written = try db.statement("SELECT 1 FROM written WHERE agent_id = ?").first([.text(item.id)]) { _ in true } ?? false
+                if written { return }
+                throw AgentItemRefusal(code: .notFound)
+            }
             let seq = try journal(edit: edit, index: index, at: at, op: "delete", agentID: item.id, added: nil, put: nil, version: nil)
             try displace(recordID, seq: seq)
         case let .put(put):
@@ -94,7 +111,7 @@ extension SourceStore {
     /// Moves the record under `recordID` into the journal's keeping for entry `seq`, marking its days.
     private func displace(_ recordID: Int64, seq: Int64) throws {
         try db.statement("""
-            INSERT INTO edit_displaced SELECT ?, id, metric, total, source, device, start, end, value, unit, stage, activity,
+            INSERT INTO edit_displaced SELECT ?, rid, id, metric, total, source, device, start, end, value, unit, stage, activity,
                 duration, day, origin, seen FROM record WHERE id = ?
             """).run([.integer(seq), .integer(recordID)])
         if let old = try db.statement("SELECT day, end FROM record WHERE id = ?").first([.integer(recordID)], { ($0.text(0), $0.int64(1)) }),
@@ -135,10 +152,13 @@ extension SourceStore {
                 }
                 if let row = try db.statement("SELECT day, end FROM edit_displaced WHERE seq = ?").first([.integer(entry.seq)], { ($0.text(0), $0.int64(1)) }) {
                     if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
+                    // Back under its own rid when that is free, so the day's records come back in
+                    // their old order and the rebuilt body is the one from before.
                     try db.statement("""
-                        INSERT INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
-                        SELECT id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen
-                        FROM edit_displaced WHERE seq = ?
+                        INSERT INTO record (rid, id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
+                        SELECT CASE WHEN EXISTS (SELECT 1 FROM record WHERE rid = d.rid) THEN NULL ELSE d.rid END,
+                               id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen
+                        FROM edit_displaced d WHERE seq = ?
                         """).run([.integer(entry.seq)])
                 }
                 try db.statement("UPDATE edit_journal SET undone = ? WHERE seq = ?").run([.real(now.timeIntervalSince1970), .integer(entry.seq)])
@@ -177,9 +197,11 @@ extension SourceStore {
         }
     }
 
-    /// Records an edit the service accepted an outcome for, and prunes the history to the window.
+    /// Records an edit the service accepted an outcome for, drops its unsent outcome, and prunes
+    /// the history to the window.
     public func recordAnswered(_ edit: ReplayRule.AnsweredEdit) throws {
         try db.write {
+            try db.statement("DELETE FROM applied_edit WHERE name = ?").run([.text(edit.name.rawValue)])
             try db.statement("INSERT OR REPLACE INTO answered_edit (digest, name, signed_at, answered_at) VALUES (?, ?, ?, ?)")
                 .run([.blob(edit.digest), .text(edit.name.rawValue), .integer(edit.signedAt), .real(Double(edit.answeredAt))])
             let newest = try db.statement("SELECT max(signed_at) FROM answered_edit").first { $0.int64(0) } ?? edit.signedAt

@@ -97,9 +97,11 @@ public final class SourceStore {
         }
     }
 
-    /// The earliest day any record falls on.
+    /// The earliest day an imported record falls on: where the archive's run of days begins. An
+    /// agent's entry marks its own day but never stretches the run back (a put dated 1970 would
+    /// otherwise fill decades with empty days).
     public func earliestDay() throws -> CalendarDay? {
-        try db.statement("SELECT min(day) FROM record").first { $0.optionalText(0) }.flatMap { $0 }.flatMap { CalendarDay($0) }
+        try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY day LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
     }
 
     public func recordCount() throws -> Int {

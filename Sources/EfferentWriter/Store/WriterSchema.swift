@@ -70,6 +70,14 @@ enum WriterSchema {
         -- Agent edits (§8). The version each agent id was last written with: it only climbs and
         -- survives deletes, so a re-applied edit still leaves one record under the id.
         CREATE TABLE written (agent_id TEXT PRIMARY KEY, version INTEGER NOT NULL);
+        -- Edits applied here whose outcome has not yet reached the service: the outcome is stored
+        -- with the change, so a run that could not deliver it sends it again instead of applying
+        -- the edit a second time (which would also undo an owner's undo).
+        CREATE TABLE applied_edit (
+            name TEXT PRIMARY KEY,
+            digest BLOB NOT NULL,
+            outcome BLOB NOT NULL
+        );
         -- Edits the service accepted an outcome for (§8 replay rules), pruned to the window.
         CREATE TABLE answered_edit (
             digest BLOB PRIMARY KEY,
@@ -100,6 +108,7 @@ enum WriterSchema {
         -- The record an item replaced or removed, as it was.
         CREATE TABLE edit_displaced (
             seq INTEGER PRIMARY KEY,
+            rid INTEGER NOT NULL,
             id INTEGER NOT NULL,
             metric TEXT NOT NULL,
             total INTEGER NOT NULL,

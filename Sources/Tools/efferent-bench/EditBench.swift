@@ -26,7 +26,7 @@ enum EditBench {
             let store = try freshStore()
             try edit.verify(bucket: reading.bucket, registeredEditor: editor.publicKey)
             let opened = try edit.open(bucket: reading.bucket, reading: reading.privateKey)
-            applied = try store.apply(opened, edit: name, now: at).applied
+            applied = try store.apply(opened, edit: name, digest: edit.digest, now: at).applied
             let start = DispatchTime.now().uptimeNanoseconds
             _ = try store.undo(edit: name, now: at)
             undone = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
