@@ -72,7 +72,7 @@ struct Edits: Subcommand {
         efferent edits              edits still waiting for the writer
         efferent edits --all        every edit, with applied counts and each failed item's index, id and word
         efferent edits --local      on the writer: the journal of every item an agent applied
-        efferent edits undo NAME    on the writer: take edit NAME back and re-send the days it touched
+        efferent edits undo NAME    on the writer: take edit NAME back; the next push re-sends its days
         """,
         options: [
             .flag("all", help: "Include edits the writer has answered."),
@@ -91,14 +91,14 @@ struct Edits: Subcommand {
         let positional = arguments.positional
         if let verb = positional.first {
             guard verb == "undo", positional.count == 2 else { throw UsageError("edits takes `undo NAME`, or options only.") }
-            guard let name = try? EditName(positional[1]) else { throw UsageError("\(positional[1].prefix(40)) is not an edit name (13 digits, a dash, 8 letters).") }
+            guard let name = try? EditName(positional[1]) else { throw UsageError("\(positional[1].prefix(40)) is not an edit name (13 digits, a dash, 8 characters).") }
             action = .undo(name)
         } else if arguments.flag("local") {
             action = .local
         } else {
             var after: EditName?
             if let text = arguments.string("after") {
-                guard let name = try? EditName(text) else { throw UsageError("--after takes an edit name (13 digits, a dash, 8 letters).") }
+                guard let name = try? EditName(text) else { throw UsageError("--after takes an edit name (13 digits, a dash, 8 characters).") }
                 after = name
             }
             action = .remote(all: arguments.flag("all"), after: after)
