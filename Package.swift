@@ -77,7 +77,7 @@ let package = Package(
                                                           "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
-                                                          "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator"]),
+                                                          "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentBindings"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
