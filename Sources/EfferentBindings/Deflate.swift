@@ -25,26 +25,36 @@ public final class Deflater {
         let rcReset = deflateReset(&stream)
         guard rcReset == Z_OK else { throw .zlib("deflateReset", rcReset) }
         var out = [UInt8]()
-        var failure: Int32 = Z_OK
-        input.withUnsafeBytes { raw in
+        let failure = input.withUnsafeBytes { raw in
             out.reserveCapacity(Int(deflateBound(&stream, uLong(raw.count))))
-            stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
-            stream.avail_in = uInt(raw.count)
-            scratch.withUnsafeMutableBytes { buffer in
-                while true {
-                    stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    stream.avail_out = uInt(buffer.count)
-                    let rc = deflate(&stream, Z_FINISH)
-                    let produced = buffer.count - Int(stream.avail_out)
-                    out.append(contentsOf: buffer.prefix(produced))
-                    if rc == Z_STREAM_END { break }
-                    if rc != Z_OK && rc != Z_BUF_ERROR { failure = rc; break }
-                }
-            }
-            stream.next_in = nil
+            return deflatePass(&stream, raw, flush: Z_FINISH, scratch: &scratch, into: &out)
         }
         guard failure == Z_OK else { throw .zlib("deflate", failure) }
         return out
+    }
+}
+
+/// One pass of `deflate` over `raw` with `flush`, appending what zlib produces (through
+/// `scratch`) to `out`: to the end of the stream with `Z_FINISH`, otherwise until zlib has taken
+/// the whole piece. Returns zlib's failing code, or `Z_OK`. Shared by `Deflater` and `DeflateStream`.
+func deflatePass(_ stream: inout z_stream, _ raw: UnsafeRawBufferPointer, flush: Int32, scratch: inout [UInt8],
+                 into out: inout [UInt8]) -> Int32 {
+    stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
+    stream.avail_in = uInt(raw.count)
+    defer { stream.next_in = nil }
+    return scratch.withUnsafeMutableBytes { buffer in
+        while true {
+            stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(buffer.count)
+            let rc = deflate(&stream, flush)
+            let produced = buffer.count - Int(stream.avail_out)
+            out.append(contentsOf: buffer.prefix(produced))
+            if rc == Z_STREAM_END { return Z_OK }
+            if rc != Z_OK && rc != Z_BUF_ERROR { return rc }
+            // Without FINISH, zlib is done with this piece once it has input left for nothing
+            // and room left over in the output.
+            if flush != Z_FINISH && stream.avail_in == 0 && stream.avail_out != 0 { return Z_OK }
+        }
     }
 }
 

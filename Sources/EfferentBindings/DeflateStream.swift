@@ -31,26 +31,7 @@ public final class DeflateStream {
     private func run<Bytes: ContiguousBytes>(_ input: Bytes, flush: Int32) throws(DeflateError) -> [UInt8] {
         guard !finished else { throw .zlib("deflate after finish", Z_STREAM_ERROR) }
         var out = [UInt8]()
-        var failure: Int32 = Z_OK
-        input.withUnsafeBytes { raw in
-            stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
-            stream.avail_in = uInt(raw.count)
-            scratch.withUnsafeMutableBytes { buffer in
-                while true {
-                    stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    stream.avail_out = uInt(buffer.count)
-                    let rc = deflate(&stream, flush)
-                    let produced = buffer.count - Int(stream.avail_out)
-                    out.append(contentsOf: buffer.prefix(produced))
-                    if rc == Z_STREAM_END { break }
-                    if rc != Z_OK && rc != Z_BUF_ERROR { failure = rc; break }
-                    // Without FINISH, zlib is done with this piece once it has input left for
-                    // nothing and room left over in the output.
-                    if flush != Z_FINISH && stream.avail_in == 0 && stream.avail_out != 0 { break }
-                }
-            }
-            stream.next_in = nil
-        }
+        let failure = input.withUnsafeBytes { deflatePass(&stream, $0, flush: flush, scratch: &scratch, into: &out) }
         guard failure == Z_OK else { throw .zlib("deflate", failure) }
         if flush == Z_FINISH { finished = true }
         return out
