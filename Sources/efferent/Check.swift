@@ -6,16 +6,11 @@ struct Check: Subcommand {
     static let spec = CommandSpec(
         name: "check",
         abstract: "Compare the daily totals Efferent computes with Apple's own (the export's activity summaries).",
-        options: [.init("priority", value: "LIST", help: "Source classes for overlapping totals, highest first.", default: "Watch,iPhone")])
+        options: [PriorityOption.option])
 
     let priority: SourcePriority
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
-            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
-        }
-        self.priority = priority
-    }
+    init(_ arguments: ParsedArguments) throws(UsageError) { priority = try PriorityOption.parse(arguments) }
 
     func run() async throws -> Int32 {
         let context = try WriterContext()

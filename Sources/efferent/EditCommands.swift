@@ -165,16 +165,11 @@ struct Apply: Subcommand {
     static let spec = CommandSpec(
         name: "apply",
         abstract: "Apply the agent edits waiting on the service, answer each, and upload the days they touched.",
-        options: [.init("priority", value: "LIST", help: "Source classes for overlapping totals, highest first (as for push).", default: "Watch,iPhone")])
+        options: [PriorityOption.option])
 
     let priority: SourcePriority
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
-            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
-        }
-        self.priority = priority
-    }
+    init(_ arguments: ParsedArguments) throws(UsageError) { priority = try PriorityOption.parse(arguments) }
 
     func run() async throws -> Int32 {
         let context = try WriterContext()

@@ -11,7 +11,7 @@ struct Push: Subcommand {
         options: [
             .flag("check", help: "Walk the archive's listing now, even if it was checked today."),
             .flag("no-check", help: "Skip the daily archive check this time."),
-            .init("priority", value: "LIST", help: "Source classes for overlapping totals, highest first.", default: "Watch,iPhone"),
+            PriorityOption.option,
         ])
 
     let check: Pusher.Check
@@ -20,10 +20,7 @@ struct Push: Subcommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         if arguments.flag("check") && arguments.flag("no-check") { throw UsageError("--check and --no-check contradict each other; give one.") }
         check = arguments.flag("check") ? .always : arguments.flag("no-check") ? .never : .daily
-        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
-            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
-        }
-        self.priority = priority
+        priority = try PriorityOption.parse(arguments)
     }
 
     func run() async throws -> Int32 {

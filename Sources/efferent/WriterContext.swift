@@ -1,4 +1,5 @@
 import EfferentClient
+import EfferentCommandLine
 import EfferentCore
 import EfferentWriter
 import Foundation
@@ -29,6 +30,19 @@ struct WriterContext {
         let offset = try store.meta("clock.offset").flatMap { Int64($0) } ?? 0
         return ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, clock: ServiceClock(offset: offset),
                              retry: Environment.retryPolicy)
+    }
+}
+
+/// `--priority LIST`, taken by every command that builds days (push, apply, check).
+enum PriorityOption {
+    static let option = CommandSpec.Option("priority", value: "LIST", help: "Source classes for overlapping totals, highest first.",
+                                           default: "Watch,iPhone")
+
+    static func parse(_ arguments: ParsedArguments) throws(UsageError) -> SourcePriority {
+        guard let priority = SourcePriority(parsing: arguments.string("priority", default: "Watch,iPhone")) else {
+            throw UsageError("--priority takes a comma-separated list such as Watch,iPhone.")
+        }
+        return priority
     }
 }
 
