@@ -121,7 +121,7 @@ struct Edits: Subcommand {
             let context = try WriterContext()
             let entries = try context.store.editJournal()
             for entry in entries {
-                if json { print(String(decoding: try journalJSON(entry).canonicalBytes(), as: UTF8.self)); continue }
+                if json { print(String(decoding: try entry.json.canonicalBytes(), as: UTF8.self)); continue }
                 let when = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: entry.at))
                 var line = "\(when)  \(entry.edit) #\(entry.item)  \(entry.op) \(entry.agentID)"
                 if let metric = entry.metric { line += "  \(metric) \(entry.value.map { formatNumber($0) } ?? entry.stage ?? "")\(entry.unit.map { " " + $0 } ?? "")" }
@@ -136,24 +136,6 @@ struct Edits: Subcommand {
             print("undid \(report.items) items of \(name); \(report.days.count) days marked: run `efferent push` to send them")
         }
         return 0
-    }
-
-    func journalJSON(_ entry: EditJournalEntry) -> JSONValue {
-        var object: [String: JSONValue] = ["edit": .string(entry.edit), "item": .number(Double(entry.item)), "at": .number(entry.at),
-                                           "op": .string(entry.op), "id": .string(entry.agentID), "undone": .bool(entry.undone != nil)]
-        if let metric = entry.metric { object["metric"] = .string(metric) }
-        if let value = entry.value { object["value"] = .number(value) }
-        if let unit = entry.unit { object["unit"] = .string(unit) }
-        if let stage = entry.stage { object["stage"] = .string(stage) }
-        if let start = entry.start { object["start"] = .number(Double(start)) }
-        if let end = entry.end { object["end"] = .number(Double(end)) }
-        if let old = entry.displaced {
-            var displaced: [String: JSONValue] = ["metric": .string(old.metric), "start": .number(Double(old.start)), "end": .number(Double(old.end))]
-            if let value = old.value { displaced["value"] = .number(value) }
-            if let stage = old.stage { displaced["stage"] = .string(stage) }
-            object["displaced"] = .object(displaced)
-        }
-        return .object(object)
     }
 
     func formatNumber(_ value: Double) -> String {

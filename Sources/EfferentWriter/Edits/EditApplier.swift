@@ -26,7 +26,7 @@ public enum EditApplierError: Error, CustomStringConvertible {
 /// change, and the next run sends it again without applying anything twice. A run killed inside
 /// the apply transaction left nothing, and applies the edit afresh.
 public final class EditApplier {
-    public struct Report: Sendable, Equatable {
+    public struct Report: Sendable {
         /// Edits answered this run.
         public var answered = 0
         public var itemsApplied = 0
@@ -34,10 +34,6 @@ public final class EditApplier {
         /// Edits refused whole (bad signature, cannot open, malformed, replayed).
         public var refused = 0
         public var outcomes: [(name: EditName, outcome: EditOutcome)] = []
-
-        public static func == (a: Report, b: Report) -> Bool {
-            a.answered == b.answered && a.itemsApplied == b.itemsApplied && a.itemsFailed == b.itemsFailed && a.refused == b.refused
-        }
     }
 
     let store: SourceStore

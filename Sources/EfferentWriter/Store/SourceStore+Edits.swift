@@ -52,14 +52,12 @@ extension SourceStore {
 
     private func apply(_ item: EditItem, index: Int, edit: EditName, at: Double) throws {
         let recordID = Self.recordID(agentID: item.id)
-        let existing = try db.statement("SELECT origin, day, end FROM record WHERE id = ?").first([.integer(recordID)]) {
-            (origin: $0.int64(0), day: $0.text(1), end: $0.int64(2))
-        }
+        let origin = try db.statement("SELECT origin FROM record WHERE id = ?").first([.integer(recordID)]) { $0.int64(0) }
         // Only what an agent wrote can be replaced or removed.
-        if let existing, existing.origin != 1 { throw AgentItemRefusal(code: .healthRefused) }
+        if let origin, origin != 1 { throw AgentItemRefusal(code: .healthRefused) }
         switch item {
         case .delete:
-            guard existing != nil else {
+            guard origin != nil else {
                 // §8: notFound is a delete of an id never written; one already deleted is done.
                 let written = try db.statement("SELECT 1 FROM written WHERE agent_id = ?").first([.text(item.id)]) { _ in true } ?? false
                 if written { return }
@@ -73,7 +71,7 @@ extension SourceStore {
             try db.statement("INSERT INTO written (agent_id, version) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET version = excluded.version")
                 .run([.text(put.id), .integer(version)])
             let seq = try journal(edit: edit, index: index, at: at, op: "put", agentID: put.id, added: recordID, put: put, version: version)
-            if existing != nil { try displace(recordID, seq: seq) }
+            if origin != nil { try displace(recordID, seq: seq) }
             let day = zone.day(of: Double(put.start))
             try db.statement("""
                 INSERT INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
@@ -246,6 +244,25 @@ public struct EditJournalEntry: Sendable, Equatable {
     public let version: Int64?
     public let undone: Double?
     public let displaced: Displaced?
+
+    /// The entry as `efferent edits --local --json` prints it.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["edit": .string(edit), "item": .number(Double(item)), "at": .number(at),
+                                           "op": .string(op), "id": .string(agentID), "undone": .bool(undone != nil)]
+        if let metric { object["metric"] = .string(metric) }
+        if let value { object["value"] = .number(value) }
+        if let unit { object["unit"] = .string(unit) }
+        if let stage { object["stage"] = .string(stage) }
+        if let start { object["start"] = .number(Double(start)) }
+        if let end { object["end"] = .number(Double(end)) }
+        if let old = displaced {
+            var entry: [String: JSONValue] = ["metric": .string(old.metric), "start": .number(Double(old.start)), "end": .number(Double(old.end))]
+            if let value = old.value { entry["value"] = .number(value) }
+            if let stage = old.stage { entry["stage"] = .string(stage) }
+            object["displaced"] = .object(entry)
+        }
+        return .object(object)
+    }
 }
 
 public enum EditJournalError: Error, Equatable, CustomStringConvertible {
