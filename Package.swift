@@ -19,9 +19,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The one layer that touches C: every unsafe pointer lives here.
-        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib", "CSQLite", "CMicroHTTPD"]),
+        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib", "CSQLite", "CMicroHTTPD", "CLibPQ"]),
 
         // The protocol's pure core: bytes in, values out, no I/O.
         .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
@@ -71,7 +72,7 @@ let package = Package(
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
-        .target(name: "EfferentTestSupport", path: "Sources/EfferentTestSupport"),
+        .target(name: "EfferentTestSupport", dependencies: ["EfferentBindings"], path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
                                                           "EfferentBindings", "EfferentTestSupport"]),

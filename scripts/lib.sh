@@ -5,8 +5,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
 
 # The C libraries Efferent links, as pkg-config names and the Debian packages that provide them.
-EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd)
-EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev pkg-config)
+EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq)
+EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev pkg-config)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -48,4 +48,56 @@ ensure_python_reader() {
         say "installing the Python reader's requirements"
         python3 -m pip install -q -r "$ROOT/interop/requirements.txt" pytest >/dev/null
     fi
+}
+
+# PostgreSQL's server binaries (initdb, pg_ctl, postgres), installed from Debian when missing.
+postgres_bin() {
+    ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+}
+
+ensure_postgres() {
+    [ -n "$(postgres_bin)" ] && [ -x "$(postgres_bin)/initdb" ] && return 0
+    if [ "$(id -u)" -eq 0 ]; then
+        say "installing postgresql"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq postgresql >/dev/null
+    else
+        echo "The PostgreSQL tests need a PostgreSQL server: sudo apt-get install -y postgresql" >&2
+        exit 1
+    fi
+}
+
+# Starts a throwaway PostgreSQL cluster in a new temporary directory, listening on a free loopback
+# port only, and exports EFFERENT_TEST_POSTGRES_URL naming its database `efferent`. The caller
+# stops it with stop_postgres (scripts trap it on EXIT). fsync is off: nothing here outlives the run.
+start_postgres() {
+    ensure_postgres
+    local bin port run=()
+    bin="$(postgres_bin)"
+    EFFERENT_PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/efferent-pg.XXXXXX")"
+    export EFFERENT_PG_DIR
+    # initdb refuses to run as root; the Debian package's `postgres` user owns the cluster then.
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres "$EFFERENT_PG_DIR"
+        run=(runuser -u postgres --)
+    fi
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    "${run[@]}" "$bin/initdb" -D "$EFFERENT_PG_DIR/data" -U efferent -A trust -E UTF8 --no-sync >"$EFFERENT_PG_DIR/initdb.log" 2>&1 \
+        || { cat "$EFFERENT_PG_DIR/initdb.log" >&2; return 1; }
+    "${run[@]}" "$bin/pg_ctl" -D "$EFFERENT_PG_DIR/data" -l "$EFFERENT_PG_DIR/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $EFFERENT_PG_DIR -c fsync=off -c synchronous_commit=off -c max_connections=300" \
+        start >/dev/null || { cat "$EFFERENT_PG_DIR/server.log" >&2; return 1; }
+    "${run[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U efferent efferent
+    export EFFERENT_TEST_POSTGRES_URL="postgresql://efferent@127.0.0.1:$port/efferent"
+    say "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (throwaway, in $EFFERENT_PG_DIR)"
+}
+
+stop_postgres() {
+    [ -n "${EFFERENT_PG_DIR:-}" ] && [ -d "$EFFERENT_PG_DIR/data" ] || return 0
+    local run=()
+    [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+    "${run[@]}" "$(postgres_bin)/pg_ctl" -D "$EFFERENT_PG_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    rm -rf "$EFFERENT_PG_DIR"
+    EFFERENT_PG_DIR=""
 }

@@ -7,8 +7,8 @@ import Testing
 
 /// Careless and hostile clients: rate limits, oversized and half-sent bodies, log hygiene.
 @Suite struct AbuseTests {
-    @Test(arguments: TransportKind.allCases)
-    func rateLimitsAnswer429WithRetryAfter(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func rateLimitsAnswer429WithRetryAfter(_ kind: ServiceKind) async throws {
         let service = try TestService(kind, rateLimits: RateLimits(claims: 2, writes: 3, edits: 1))
         var writers = (0..<3).map { _ in StandInWriter(clock: Int64(service.clockSeconds)) }
         #expect(try await service.send(writers[0].claim()).status == 201)
@@ -34,8 +34,8 @@ import Testing
         #expect(plain.clientAddress(request) == "127.0.0.1")
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func logLinesNameNoSecrets(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func logLinesNameNoSecrets(_ kind: ServiceKind) async throws {
         let service = try TestService(kind, admission: .invite)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         let code = Invites.newCode()

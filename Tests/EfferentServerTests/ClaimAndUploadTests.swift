@@ -6,8 +6,8 @@ import Testing
 
 /// §6's writer routes: every success and every refusal, in process and over loopback.
 @Suite struct ClaimAndUploadTests {
-    @Test(arguments: TransportKind.allCases)
-    func conventions(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func conventions(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let health = try await service.send(HTTPRequest(method: "GET", target: "/health"))
         #expect(health.status == 200 && health.text == #"{"ok":true}"#)
@@ -22,8 +22,8 @@ import Testing
         #expect(device.status == 501)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func claimIsKeptByTheFirstWriter(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func claimIsKeptByTheFirstWriter(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         var writer = StandInWriter(clock: Int64(service.clockSeconds))
         let first = try await service.send(writer.claim())
@@ -57,8 +57,8 @@ import Testing
         #expect(stale.json?["now"]?.integerValue == Int64(service.clockSeconds))
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func invitesAdmitOneWriterEach(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func invitesAdmitOneWriterEach(_ kind: ServiceKind) async throws {
         let service = try TestService(kind, admission: .invite)
         let now = Date(timeIntervalSince1970: service.clockSeconds)
         let code = Invites.newCode(), expired = Invites.newCode()
@@ -79,8 +79,8 @@ import Testing
         #expect(try service.store.bucket(b.bucket) == nil)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func uploadStoresExactlyWhatItNames(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func uploadStoresExactlyWhatItNames(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         let week = days(from: "2026-08-01", count: 7)
@@ -105,8 +105,8 @@ import Testing
         #expect(stranger.status == 403 && stranger.error == "this bucket already belongs to another writer")
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func uploadRefusals(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func uploadRefusals(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         _ = try await service.send(writer.claim())
@@ -131,8 +131,8 @@ import Testing
         #expect(try service.store.stats(writer.bucket).days == 1, "no refused request stored anything")
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func tallyCeilingsAnswer507AndNeverDecrease(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func tallyCeilingsAnswer507AndNeverDecrease(_ kind: ServiceKind) async throws {
         let writer = StandInWriter()
         let one = try writer.upload([day("2026-08-01")]).body.count
         let service = try TestService(kind, quota: Quota(bucketBytes: Int64(one * 2 + one / 2), serviceBytes: Int64(one * 3 + one / 2)))
@@ -149,8 +149,8 @@ import Testing
         #expect(try service.store.serviceStats().taken == Int64(one * 3))
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func registrations(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func registrations(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         let early = try await service.send(writer.registerReader())

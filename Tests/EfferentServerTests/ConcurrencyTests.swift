@@ -6,8 +6,9 @@ import Testing
 
 /// Many writers at once over loopback: nothing lost, nothing crossed between buckets, tallies exact.
 @Suite struct ConcurrencyTests {
-    @Test func fiftyConcurrentUploadsToFiftyBuckets() async throws {
-        let service = try TestService(.loopback)
+    @Test(arguments: ServiceKind.loopbackCases)
+    func fiftyConcurrentUploadsToFiftyBuckets(_ kind: ServiceKind) async throws {
+        let service = try TestService(kind)
         let writers = (0..<50).map { _ in StandInWriter(clock: Int64(service.clockSeconds)) }
         for writer in writers { #expect(try await service.send(writer.claim()).status == 201) }
         let month = days(from: "2026-03-01", count: 31)

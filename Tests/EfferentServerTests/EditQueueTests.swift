@@ -9,8 +9,8 @@ import Testing
     static let meal: [EditItem] = [.put(EditItem.Put(id: "agent:meal:lunch", metric: "dietaryEnergy", start: 1_700_000_000,
                                                            end: 1_700_000_600, value: 640, unit: "kcal", stage: nil))]
 
-    @Test(arguments: TransportKind.allCases)
-    func anEditTravelsThroughTheQueue(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func anEditTravelsThroughTheQueue(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         let b = writer.bucket
@@ -73,8 +73,9 @@ import Testing
         }
     }
 
-    @Test func namesOrderByArrivalAndTheQueueHoldsFiveHundred() async throws {
-        let service = try TestService(.inProcess)
+    @Test(arguments: ServiceKind.inProcessCases)
+    func namesOrderByArrivalAndTheQueueHoldsFiveHundred(_ kind: ServiceKind) async throws {
+        let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         _ = try await service.send(writer.claim())
         _ = try await service.send(writer.registerEditor())
@@ -100,8 +101,8 @@ import Testing
         #expect(listed == 500 && pages == 3)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func editRefusals(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func editRefusals(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         _ = try await service.send(writer.claim())

@@ -7,7 +7,7 @@ import Testing
 /// Listings, days, ranges, stats and the read-key gate (§6, §7), in process and over loopback.
 @Suite struct ReadTests {
     /// A claimed bucket holding `count` consecutive days from 2020-01-01, uploaded a month at a time.
-    static func archive(_ kind: TransportKind, count: Int) async throws -> (TestService, StandInWriter, [CalendarDay]) {
+    static func archive(_ kind: ServiceKind, count: Int) async throws -> (TestService, StandInWriter, [CalendarDay]) {
         let service = try TestService(kind)
         let writer = StandInWriter(clock: Int64(service.clockSeconds))
         _ = try await service.send(writer.claim())
@@ -19,8 +19,8 @@ import Testing
         return (service, writer, all)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func listingPagesAndBounds(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func listingPagesAndBounds(_ kind: ServiceKind) async throws {
         let (service, writer, all) = try await Self.archive(kind, count: 40)
         let b = writer.bucket
         let whole = try await service.send(writer.read("/b/\(b)/days"))
@@ -55,8 +55,8 @@ import Testing
         #expect(nobody.json == .object(["days": .array([]), "next": .null]))
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func oneDayAndRanges(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func oneDayAndRanges(_ kind: ServiceKind) async throws {
         let (service, writer, all) = try await Self.archive(kind, count: 100)
         let b = writer.bucket
         let one = try await service.send(writer.read("/b/\(b)/d/2020-01-03"))
@@ -91,8 +91,10 @@ import Testing
         #expect(open.status == 400)
     }
 
-    @Test func rangeCutsAtEightMiB() throws {
-        let store = try SQLiteArchiveStore(directory: NSTemporaryDirectory() + "efferent-range-" + UUID().uuidString)
+    @Test(arguments: ServiceKind.inProcessCases)
+    func rangeCutsAtEightMiB(_ kind: ServiceKind) throws {
+        let service = try TestService(kind)
+        let store = service.store
         let writer = StandInWriter()
         _ = try store.claim(writer.bucket, writer: writer.writerKey.publicKey, invite: nil, now: Date())
         let blob = [UInt8](repeating: 2, count: 1024 * 1024 - 100)
@@ -104,10 +106,21 @@ import Testing
         let unpacked = try Frame.unpack(cut.frame)
         #expect(unpacked.map(\.day) == Array(ten.prefix(8)))
         #expect(unpacked.reduce(0) { $0 + $1.sealed.count } <= ProtocolLimits.maxRangeBytes)
+
+        // A first day larger than the cut still goes out, alone, and says more remain.
+        let alone = try store.range(writer.bucket, after: nil, through: ten.last!, maxDays: 92, maxBytes: 1000)
+        #expect(alone.count == 1 && alone.more && alone.lastDay == ten[0])
+        // The day count cuts too; a range that fits says nothing remains.
+        let three = try store.range(writer.bucket, after: ten[1], through: ten.last!, maxDays: 3, maxBytes: ProtocolLimits.maxRangeBytes)
+        #expect(three.count == 3 && three.more && three.lastDay == ten[4])
+        let tail = try store.range(writer.bucket, after: ten[6], through: ten.last!, maxDays: 92, maxBytes: ProtocolLimits.maxRangeBytes)
+        #expect(tail.count == 3 && !tail.more && tail.lastDay == ten[9])
+        let none = try store.range(writer.bucket, after: ten[9], through: ten.last!, maxDays: 92, maxBytes: ProtocolLimits.maxRangeBytes)
+        #expect(none.count == 0 && !none.more && none.lastDay == nil && none.frame.isEmpty)
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func statsAreOpen(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func statsAreOpen(_ kind: ServiceKind) async throws {
         let (service, writer, all) = try await Self.archive(kind, count: 3)
         _ = try await service.send(writer.registerReader())
         let stats = try await service.send(HTTPRequest(method: "GET", target: "/b/\(writer.bucket)/stats"))
@@ -119,8 +132,8 @@ import Testing
                                         "firstDay": .null, "lastDay": .null, "complete": .bool(true)]))
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func aRegisteredReadKeyClosesReads(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func aRegisteredReadKeyClosesReads(_ kind: ServiceKind) async throws {
         let (service, writer, _) = try await Self.archive(kind, count: 3)
         let b = writer.bucket
         let targets = ["/b/\(b)/days", "/b/\(b)/d/2020-01-01", "/b/\(b)/d?from=2020-01-01&to=2020-01-31", "/b/\(b)/edits"]

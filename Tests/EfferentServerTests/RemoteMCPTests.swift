@@ -16,8 +16,8 @@ import Testing
         response.json?["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue
     }
 
-    @Test(arguments: TransportKind.allCases)
-    func handshakeToolsAndClosingByReadKey(_ kind: TransportKind) async throws {
+    @Test(arguments: ServiceKind.allCases)
+    func handshakeToolsAndClosingByReadKey(_ kind: ServiceKind) async throws {
         let (service, writer, _) = try await ReadTests.archive(kind, count: 5)
         let b = writer.bucket
         let hello = try await call(service, b, #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}"#)

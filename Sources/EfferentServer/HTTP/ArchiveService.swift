@@ -3,7 +3,8 @@ import EfferentCore
 import Foundation
 
 /// The Efferent archive service: routes each request to its handler, renders refusals, logs one
-/// line per request. It holds no state of its own beyond the rate limiter; the store holds the rest.
+/// line per request. It holds no state of its own; the store holds it all,
+/// request counts for the rate limits included.
 public final class ArchiveService: HTTPResponder {
     let store: any ArchiveStore
     let configuration: ServiceConfiguration
@@ -12,7 +13,7 @@ public final class ArchiveService: HTTPResponder {
     public init(store: any ArchiveStore, configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.store = store
         self.configuration = configuration
-        self.limiter = configuration.rateLimits.map(RateLimiter.init)
+        self.limiter = configuration.rateLimits.map { RateLimiter(limits: $0, counter: store.requestCounter) }
     }
 
     // MARK: HTTPResponder
@@ -56,8 +57,11 @@ public final class ArchiveService: HTTPResponder {
             response = try handle(route, request)
         } catch let error as ServiceError {
             response = error.response
+        } catch let error as StoreError where error.isUnavailable {
+            configuration.log?("{\"level\":\"error\",\"route\":\"\(pattern)\",\"error\":\(Self.jsonString(String(describing: error)))}")
+            response = ServiceError.storeUnavailable.response
         } catch {
-            // Store failures carry SQLite's message (tables, constraints), never a value.
+            // Store failures carry the database's message (tables, constraints), never a value.
             configuration.log?("{\"level\":\"error\",\"route\":\"\(pattern)\",\"error\":\(Self.jsonString(String(describing: error)))}")
             response = ServiceError.internalFailure.response
         }
@@ -101,7 +105,7 @@ public final class ArchiveService: HTTPResponder {
         return request.clientAddress
     }
 
-    func rateLimit(_ kind: RateLimiter.Kind, _ request: HTTPRequest) throws(ServiceError) {
+    func rateLimit(_ kind: RateLimiter.Kind, _ request: HTTPRequest) throws {
         try limiter?.admit(kind, from: clientAddress(request), now: now)
     }
 

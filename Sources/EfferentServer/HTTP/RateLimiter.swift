@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Counts requests per client address and class in one-minute windows, in this process's memory
-/// (one SQLite service is one process).
+/// Counts requests per client address and class in one-minute windows. Where the counts live is
+/// the store's choice: in this process's memory for SQLite (one service is one process), in the
+/// database for PostgreSQL (every process behind the load balancer shares them).
 final class RateLimiter: Sendable {
     enum Kind: String, Sendable {
         case claims, writes, edits
@@ -16,19 +17,16 @@ final class RateLimiter: Sendable {
         }
     }
 
-    private struct Window {
-        var start: Int64
-        var count: Int
+    private let limits: RateLimits
+    private let counter: any RequestCounter
+
+    init(limits: RateLimits, counter: any RequestCounter) {
+        self.limits = limits
+        self.counter = counter
     }
 
-    private let limits: RateLimits
-    private let windows = Mutex<[String: Window]>([:])
-    private let lastSweep = Atomic<Int64>(0)
-
-    init(limits: RateLimits) { self.limits = limits }
-
     /// Counts one request; throws a 429 with `Retry-After` when the address is over its limit.
-    func admit(_ kind: Kind, from address: String, now: Date) throws(ServiceError) {
+    func admit(_ kind: Kind, from address: String, now: Date) throws {
         let limit = switch kind {
         case .claims: limits.claims
         case .writes: limits.writes
@@ -36,16 +34,38 @@ final class RateLimiter: Sendable {
         }
         let second = Int64(now.timeIntervalSince1970)
         let minute = second - second % 60
-        let key = kind.rawValue + " " + address
-        let allowed = windows.withLock { windows -> Bool in
+        let count = try counter.count(kind.rawValue + " " + address, minute: minute)
+        guard count <= limit else { throw ServiceError(429, kind.sentence, retryAfter: Int(minute + 60 - second)) }
+    }
+}
+
+/// Where request counts are kept: one counter per key, reset when a new minute begins.
+public protocol RequestCounter: Sendable {
+    /// Counts one request under `key` in the minute starting at `minute` (Unix seconds) and
+    /// returns how many that minute has seen, this one included.
+    func count(_ key: String, minute: Int64) throws -> Int
+}
+
+/// Request counts in this process's memory.
+final class MemoryRequestCounter: RequestCounter {
+    private struct Window {
+        var start: Int64
+        var count: Int
+    }
+
+    private let windows = Mutex<[String: Window]>([:])
+    private let lastSweep = Atomic<Int64>(0)
+
+    func count(_ key: String, minute: Int64) -> Int {
+        let count = windows.withLock { windows -> Int in
             var window = windows[key] ?? Window(start: minute, count: 0)
             if window.start != minute { window = Window(start: minute, count: 0) }
             window.count += 1
             windows[key] = window
-            return window.count <= limit
+            return window.count
         }
         sweep(olderThan: minute)
-        guard allowed else { throw ServiceError(429, kind.sentence, retryAfter: Int(minute + 60 - second)) }
+        return count
     }
 
     /// Drops windows from earlier minutes, at most once a minute, so memory stays bounded.

@@ -4,8 +4,12 @@ import Foundation
 /// Where the service keeps archives. Every method is one transaction and either commits whole or
 /// changes nothing; a method's return value names exactly what committed.
 ///
-/// The SQLite store is the default; the PostgreSQL store (a later issue) must pass the same tests.
+/// The SQLite store is the default; the PostgreSQL store passes the same tests, and keeps every
+/// promise here when several service processes share one database.
 public protocol ArchiveStore: Sendable {
+    /// Where the rate limits count requests: shared by every process that serves this store.
+    var requestCounter: any RequestCounter { get }
+
     /// The keys and tally of a bucket, or `nil` when nobody has claimed it.
     func bucket(_ id: BucketID) throws -> BucketRecord?
 

@@ -13,9 +13,11 @@ public final class SQLiteArchiveStore: ArchiveStore {
     public static let fileName = "archive.sqlite"
 
     private let writer: ConnectionSlot
-    private let readers: ReaderPool
+    private let readers: ConnectionPool<SQLiteConnection>
     private let buckets = BucketCache()
     public let path: String
+    /// One SQLite archive is served by one process, so its request counts live in memory.
+    public let requestCounter: any RequestCounter = MemoryRequestCounter()
 
     /// Opens (creating if needed) the archive in `directory`, applying pending migrations.
     public init(directory: String, readers readerCount: Int = 16) throws {
@@ -26,7 +28,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
         writer = ConnectionSlot(writerConnection)
         let file = path
-        self.readers = ReaderPool(capacity: max(1, readerCount)) {
+        self.readers = ConnectionPool(capacity: max(1, readerCount)) {
             let connection = try Self.open(file)
             try connection.execute("PRAGMA query_only=ON")
             return connection

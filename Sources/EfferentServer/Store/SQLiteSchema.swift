@@ -73,11 +73,19 @@ enum SQLiteSchema {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case newerSchema(Int)
     case cannotOpen(String)
+    /// The database is out of reach (a PostgreSQL server restarting, a network cut); the
+    /// transaction did not commit.
+    case unavailable(String)
+
+    public var isUnavailable: Bool {
+        if case .unavailable = self { true } else { false }
+    }
 
     public var description: String {
         switch self {
-        case let .newerSchema(version): "The data directory was written by a newer efferent-server (schema \(version)); run that version or newer."
+        case let .newerSchema(version): "The archive database was written by a newer efferent-server (schema \(version)); run that version or newer."
         case let .cannotOpen(reason): "The archive database cannot be opened: \(reason)"
+        case let .unavailable(reason): "The archive database cannot be reached: \(reason)"
         }
     }
 }

@@ -1,32 +1,65 @@
 import EfferentBindings
 import EfferentCore
 @testable import EfferentServer
+import EfferentTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// How a test reaches the service: straight into `respond(to:)`, or through the real daemon on
-/// loopback. The route suite runs over both, so every answer is checked on the wire too.
-enum TransportKind: String, CaseIterable, CustomStringConvertible, Sendable {
-    case inProcess, loopback
-    var description: String { rawValue }
+/// Which store backs a test's service, and how the test reaches it: straight into
+/// `respond(to:)`, or through the real daemon on loopback. The route suite runs over every one, so
+/// each answer is checked on the wire too, and on both stores. The PostgreSQL kinds run where
+/// `scripts/test` has started its throwaway cluster (`EFFERENT_TEST_POSTGRES_URL`).
+enum ServiceKind: String, CustomStringConvertible, Sendable {
+    case inProcess, loopback, postgresInProcess, postgresLoopback
+
+    var description: String {
+        switch self {
+        case .inProcess: "SQLite, in process"
+        case .loopback: "SQLite, loopback"
+        case .postgresInProcess: "PostgreSQL, in process"
+        case .postgresLoopback: "PostgreSQL, loopback"
+        }
+    }
+
+    var usesPostgres: Bool { self == .postgresInProcess || self == .postgresLoopback }
+    var overLoopback: Bool { self == .loopback || self == .postgresLoopback }
+
+    /// Every kind this run can serve.
+    static var allCases: [ServiceKind] {
+        PostgresTestDatabase.clusterURL == nil ? [.inProcess, .loopback] : [.inProcess, .loopback, .postgresInProcess, .postgresLoopback]
+    }
+
+    /// One kind per store, over loopback: for tests about the daemon and concurrency.
+    static var loopbackCases: [ServiceKind] { allCases.filter(\.overLoopback) }
+    /// One kind per store, in process.
+    static var inProcessCases: [ServiceKind] { allCases.filter { !$0.overLoopback } }
 }
 
-/// A service on a fresh SQLite file, reachable by the chosen transport.
+/// A service on a fresh store (a new SQLite file, or a new PostgreSQL schema), reachable by the
+/// chosen transport.
 final class TestService: @unchecked Sendable {
     let directory: String
-    let store: SQLiteArchiveStore
+    let store: any ArchiveStore
     let service: ArchiveService
     let daemon: HTTPDaemon?
-    let kind: TransportKind
+    let kind: ServiceKind
     let logLines = LogLines()
+    private let database: PostgresTestDatabase?
     private(set) var clockSeconds: Double
 
-    init(_ kind: TransportKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),
+    init(_ kind: ServiceKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),
          rateLimits: RateLimits? = nil, clock: Double = Date().timeIntervalSince1970) throws {
         directory = NSTemporaryDirectory() + "efferent-test-" + UUID().uuidString
-        store = try SQLiteArchiveStore(directory: directory)
+        if kind.usesPostgres {
+            let database = try PostgresTestDatabase()
+            self.database = database
+            store = try PostgresArchiveStore(url: database.url, connections: 8)
+        } else {
+            database = nil
+            store = try SQLiteArchiveStore(directory: directory)
+        }
         let box = ClockBox(clock)
         let lines = logLines
         service = ArchiveService(store: store, configuration: ServiceConfiguration(
@@ -34,7 +67,7 @@ final class TestService: @unchecked Sendable {
         clockBox = box
         clockSeconds = clock
         self.kind = kind
-        daemon = kind == .loopback ? try HTTPDaemon(configuration: .init(port: 0), responder: service) : nil
+        daemon = kind.overLoopback ? try HTTPDaemon(configuration: .init(port: 0), responder: service) : nil
     }
 
     private let clockBox: ClockBox

@@ -1,32 +1,37 @@
-import EfferentBindings
 import Foundation
 
-/// Read-only SQLite connections handed out one caller at a time, opened on demand up to
-/// `capacity`. The lock is held only to take or return a connection, never while it is used, so
-/// many connection threads read side by side (WAL lets readers run beside the writer).
+/// Database connections handed out one caller at a time, opened on demand up to `capacity`: the
+/// SQLite store's read-only connections, the PostgreSQL store's connections. The lock is held only
+/// to take or return a connection, never while it is used, so many connection threads query side
+/// by side.
 ///
 /// The lock is a pthread mutex with a condition (`NSCondition`), not a spinning `Mutex`: with a
 /// thread per HTTP connection there are many more threads than cores, and spinning on a lock
 /// whose holder is descheduled cost a fifth of the service's time under 32 readers.
-final class ReaderPool: @unchecked Sendable {
+final class ConnectionPool<Connection>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var idle: [SQLiteConnection] = []
+    private var idle: [Connection] = []
     private var opened = 0
     private let capacity: Int
-    private let open: @Sendable () throws -> SQLiteConnection
+    private let open: @Sendable () throws -> Connection
+    private let isReusable: @Sendable (Connection) -> Bool
 
-    init(capacity: Int, open: @escaping @Sendable () throws -> SQLiteConnection) {
+    /// `isReusable` is asked after each use; a connection it refuses (a broken one) is closed and
+    /// a fresh one opened when next needed.
+    init(capacity: Int, open: @escaping @Sendable () throws -> Connection,
+         isReusable: @escaping @Sendable (Connection) -> Bool = { _ in true }) {
         self.capacity = capacity
         self.open = open
+        self.isReusable = isReusable
     }
 
-    func use<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func use<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try take()
         defer { give(connection) }
         return try body(connection)
     }
 
-    private func take() throws -> SQLiteConnection {
+    private func take() throws -> Connection {
         condition.lock()
         while idle.isEmpty && opened >= capacity { condition.wait() }
         if let connection = idle.popLast() {
@@ -46,9 +51,10 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
-    private func give(_ connection: SQLiteConnection) {
+    private func give(_ connection: Connection) {
+        let keep = isReusable(connection)
         condition.lock()
-        idle.append(connection)
+        if keep { idle.append(connection) } else { opened -= 1 }
         condition.signal()
         condition.unlock()
     }
