@@ -11,6 +11,7 @@ public enum PostgresValue {
     /// (`unnest($2::text[], $3::bytea[])`).
     case textArray([String])
     case bytesArray([ArraySlice<UInt8>])
+    case integerArray([Int64])
     case null
 }
 
@@ -32,6 +33,8 @@ public final class PostgresConnection {
             PQfinish(raw)
             throw PostgresError(sqlState: nil, message: message, context: "connecting", connectionLost: true)
         }
+        // Server notices ("relation already exists, skipping") are not for the operator's terminal.
+        PQsetNoticeProcessor(raw, { _, _ in }, nil)
         handle = raw
     }
 
@@ -82,6 +85,10 @@ public final class PostgresConnection {
                 let start = buffer.count
                 Self.appendArray(values, elementType: Self.byteaOID, to: &buffer)
                 spans.append((start, buffer.count - start))
+            case let .integerArray(values):
+                let start = buffer.count
+                Self.appendArray(values.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0)[...] } }, elementType: Self.int8OID, to: &buffer)
+                spans.append((start, buffer.count - start))
             }
         }
         let count = Int32(parameters.count)
@@ -110,6 +117,7 @@ public final class PostgresConnection {
 
     private static let textOID: Int32 = 25
     private static let byteaOID: Int32 = 17
+    private static let int8OID: Int32 = 20
 
     private static func append<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
         withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }

@@ -22,7 +22,8 @@ public final class PostgresTestDatabase: @unchecked Sendable {
         self.cluster = cluster
         schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresConnection(url: cluster).execute("CREATE SCHEMA \(schema)")
-        url = cluster + (cluster.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        // The application name lets a test find this schema's connections in pg_stat_activity.
+        url = cluster + (cluster.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)&application_name=\(schema)"
     }
 
     deinit {

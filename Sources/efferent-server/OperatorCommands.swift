@@ -3,20 +3,19 @@ import EfferentCore
 import EfferentServer
 import Foundation
 
-let dataOption = CommandSpec.Option("data", value: "DIR", help: "Directory holding the archive database.", default: "./efferent-data")
 
 struct Invite: Subcommand {
     static let spec = CommandSpec(
         name: "invite",
         abstract: "Print a one-time invite code that lets one writer create an archive.",
         discussion: "Only a hash of the code is stored; the code is shown once. The service need not be stopped.",
-        options: [dataOption, .init("expires", value: "DURATION", help: "How long the code stays valid: 30m, 12h, 7d.", default: "7d")])
+        options: StoreChoice.options + [.init("expires", value: "DURATION", help: "How long the code stays valid: 30m, 12h, 7d.", default: "7d")])
 
-    let data: String
+    let store: StoreChoice
     let seconds: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        data = arguments.string("data", default: "./efferent-data")
+        store = try StoreChoice(arguments)
         let text = arguments.string("expires", default: "7d")
         guard let unit = text.last, let n = Int(text.dropLast()), n > 0,
               let scale = ["m": 60, "h": 3600, "d": 86_400][String(unit)] else {
@@ -26,7 +25,7 @@ struct Invite: Subcommand {
     }
 
     func run() throws -> Int32 {
-        let store = try SQLiteArchiveStore(directory: data, readers: 1)
+        let store = try self.store.open(sqliteReaders: 1)
         let code = Invites.newCode()
         let now = Date()
         let expires = now.addingTimeInterval(TimeInterval(seconds))
@@ -41,13 +40,18 @@ struct Backup: Subcommand {
     static let spec = CommandSpec(
         name: "backup",
         abstract: "Copy the archive into one SQLite file, consistently, while the service runs.",
-        options: [dataOption, .init("to", value: "FILE", help: "The backup file to create (must not exist).")])
+        discussion: "A PostgreSQL store is backed up with pg_dump instead (documents/operations.md).",
+        options: StoreChoice.options + [.init("to", value: "FILE", help: "The backup file to create (must not exist).")])
 
     let data: String
     let destination: String
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        data = arguments.string("data", default: "./efferent-data")
+        guard case let .sqlite(directory) = try StoreChoice(arguments) else {
+            throw UsageError("a PostgreSQL store is backed up with pg_dump, which copies it consistently while the service runs: "
+                             + "pg_dump --format=custom --file=efferent.dump URL (see documents/operations.md).")
+        }
+        data = directory
         destination = try arguments.required("to")
         if FileManager.default.fileExists(atPath: destination) {
             throw UsageError("\(destination) already exists; name a new file so no backup is overwritten.")
@@ -64,14 +68,15 @@ struct Backup: Subcommand {
 }
 
 struct Stats: Subcommand {
-    static let spec = CommandSpec(name: "stats", abstract: "Show what the service holds: archives, days, bytes, edits.", options: [dataOption])
+    static let spec = CommandSpec(name: "stats", abstract: "Show what the service holds: archives, days, bytes, edits.",
+                                  options: StoreChoice.options)
 
-    let data: String
+    let store: StoreChoice
 
-    init(_ arguments: ParsedArguments) throws(UsageError) { data = arguments.string("data", default: "./efferent-data") }
+    init(_ arguments: ParsedArguments) throws(UsageError) { store = try StoreChoice(arguments) }
 
     func run() throws -> Int32 {
-        let stats = try SQLiteArchiveStore(directory: data, readers: 1).serviceStats()
+        let stats = try store.open(sqliteReaders: 1).serviceStats()
         print("archives       \(stats.buckets)")
         print("days           \(stats.days)")
         print("stored bytes   \(stats.storedBytes)")
@@ -85,13 +90,13 @@ struct RemoveBucket: Subcommand {
     static let spec = CommandSpec(
         name: "remove-bucket",
         abstract: "Delete one archive and everything in it (the service itself has no delete route).",
-        options: [dataOption], arguments: [.init("ID", help: "The 26-character bucket id.")])
+        options: StoreChoice.options, arguments: [.init("ID", help: "The 26-character bucket id.")])
 
-    let data: String
+    let store: StoreChoice
     let bucket: BucketID
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        data = arguments.string("data", default: "./efferent-data")
+        store = try StoreChoice(arguments)
         guard let text = arguments.argument(0), let id = try? BucketID(text) else {
             throw UsageError("a bucket id is 26 characters of a–z and 2–7.")
         }
@@ -99,12 +104,56 @@ struct RemoveBucket: Subcommand {
     }
 
     func run() throws -> Int32 {
-        let store = try SQLiteArchiveStore(directory: data, readers: 1)
-        guard try store.removeBucket(bucket) else {
+        guard try store.open(sqliteReaders: 1).removeBucket(bucket) else {
             FileHandle.standardError.write(Data("error: there is no archive \(bucket) here.\n".utf8))
             return 1
         }
         print("removed \(bucket)")
+        return 0
+    }
+}
+
+struct MigrateStore: Subcommand {
+    static let spec = CommandSpec(
+        name: "migrate-store",
+        abstract: "Copy a whole SQLite archive store into an empty PostgreSQL database, keeping every upload time.",
+        discussion: """
+        Stop the SQLite service first: what it accepts after the copy starts is not copied. The copy is one \
+        PostgreSQL transaction, checked by counting both sides before it commits; the SQLite files are left as they were.
+        """,
+        options: [.init("from", value: "sqlite:DIR", help: "The SQLite data directory to copy."),
+                  .init("to", value: "postgres:URL", help: "The empty PostgreSQL database to fill (postgres:postgresql://…).")])
+
+    let source: String
+    let target: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let from = try arguments.required("from"), to = try arguments.required("to")
+        guard from.hasPrefix("sqlite:"), from.count > "sqlite:".count else {
+            throw UsageError("--from takes sqlite:DIR, the data directory of the SQLite service, like sqlite:./efferent-data.")
+        }
+        guard to.hasPrefix("postgres:postgres://") || to.hasPrefix("postgres:postgresql://") else {
+            throw UsageError("--to takes postgres:URL, like postgres:postgresql://efferent@db.example.org/efferent.")
+        }
+        source = String(from.dropFirst("sqlite:".count))
+        target = String(to.dropFirst("postgres:".count))
+        let file = (source as NSString).appendingPathComponent(SQLiteArchiveStore.fileName)
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw UsageError("there is no SQLite archive at \(file); --from names the directory given to serve --data.")
+        }
+    }
+
+    func run() throws -> Int32 {
+        let sqlite = try SQLiteArchiveStore(directory: source, readers: 1)
+        let postgres = try PostgresArchiveStore(url: target, connections: 1)
+        let started = Date()
+        let summary = try StoreMigration.copy(from: sqlite, to: postgres) { progress in
+            FileHandle.standardError.write(Data("\r\(progress.days) days copied".utf8))
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        print("copied \(summary) from \(sqlite.path) to \(postgres.destination) in "
+              + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; upload times kept")
+        print("next: serve with --postgres URL (or EFFERENT_POSTGRES_URL); keep \(source) until the new service has answered its writers and readers")
         return 0
     }
 }

@@ -8,8 +8,7 @@ struct Serve: Subcommand {
         name: "serve",
         abstract: "Run the archive service.",
         discussion: "Stops on SIGTERM or SIGINT after the requests in flight finish. Logs one JSON line per request on stderr.",
-        options: [
-            .init("data", value: "DIR", help: "Directory holding the archive database.", default: "./efferent-data"),
+        options: StoreChoice.options + [StoreChoice.poolOption,
             .init("listen", value: "ADDR:PORT", help: "Numeric address and port to listen on ([::1]:8750 for IPv6).", default: "127.0.0.1:8750"),
             .init("admission", value: "invite|open", help: "Who may create an archive: holders of an invite code, or anyone.", default: "invite"),
             .init("public-url", value: "URL", help: "The address people reach this service at, used in MCP answers.", default: "the request's Host"),
@@ -24,7 +23,7 @@ struct Serve: Subcommand {
             .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long (slow or half-sent requests included).", default: "30"),
         ])
 
-    let data: String
+    let store: StoreChoice
     let host: String
     let port: Int
     let configuration: ServiceConfiguration
@@ -34,7 +33,7 @@ struct Serve: Subcommand {
     let idleTimeout: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        data = arguments.string("data", default: "./efferent-data")
+        store = try StoreChoice(arguments)
         (host, port) = try Self.address(arguments.string("listen", default: "127.0.0.1:8750"))
         guard let admission = ServiceConfiguration.Admission(rawValue: arguments.string("admission", default: "invite")) else {
             throw UsageError("--admission takes invite or open.")
@@ -83,15 +82,16 @@ struct Serve: Subcommand {
     }
 
     func run() throws -> Int32 {
-        let store = try SQLiteArchiveStore(directory: data)
+        let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
         let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,
                                                          idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress,
                                                          tlsKey: tls?.key, tlsCertificate: tls?.certificate),
                                     responder: service)
+        let location = StoreChoice.describe(store)
         let scheme = tls == nil ? "http" : "https"
         let shown = host.contains(":") ? "[\(host)]" : host
-        FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"data\":\(ArchiveService.jsonString(store.path))}\n".utf8))
+        FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"\(location.key)\":\(ArchiveService.jsonString(location.value))}\n".utf8))
 
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
         let stop = DispatchSemaphore(value: 0)

@@ -7,5 +7,5 @@ let tool = CommandLineTool(
     name: "efferent-server",
     abstract: "The Efferent archive service: stores whole sealed days it cannot open.",
     version: "0.1.0",
-    subcommands: [Serve.self, Invite.self, Backup.self, Stats.self, RemoveBucket.self])
+    subcommands: [Serve.self, Invite.self, Backup.self, Stats.self, RemoveBucket.self, MigrateStore.self])
 exit(await tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -20,7 +20,7 @@ extension ArchiveService {
         case .notTheEditor: throw ServiceError(403, "that is not this bucket's editor")
         case let .queueFull(pending):
             throw ServiceError(429, "\(pending) edits are waiting for this phone, and 500 is all the queue holds", retryAfter: 60)
-        case .bucketFull: throw ServiceError.bucketFull
+        case .bucketFull: throw ServiceError.bucketFull(configuration.quota)
         case .serviceFull: throw ServiceError.serviceFull
         }
     }

@@ -57,7 +57,7 @@ extension ArchiveService {
                                            "bytes": .number(Double(request.body.count))]))
         case .notClaimed: throw ServiceError.notClaimed
         case .anotherWriter: throw ServiceError.anotherWriter
-        case .bucketFull: throw ServiceError.bucketFull
+        case .bucketFull: throw ServiceError.bucketFull(configuration.quota)
         case .serviceFull: throw ServiceError.serviceFull
         }
     }

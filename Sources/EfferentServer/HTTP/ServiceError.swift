@@ -48,7 +48,11 @@ public struct ServiceError: Error, Equatable, CustomStringConvertible {
     static let noSuchEdit = ServiceError(404, "no such edit")
     static let noSuchOutcome = ServiceError(404, "no such outcome")
     static let editApplied = ServiceError(410, "this edit has been applied")
-    static let bucketFull = ServiceError(507, "this bucket has been handed all the 512 MiB it may ever hold; its operator can raise the ceiling")
+    /// Names the deployment's own ceiling (512 MiB unless the operator set another).
+    static func bucketFull(_ quota: Quota) -> ServiceError {
+        let ceiling = quota.bucketBytes % (1 << 20) == 0 ? "\(quota.bucketBytes >> 20) MiB" : "\(quota.bucketBytes) bytes"
+        return ServiceError(507, "this bucket has been handed all the \(ceiling) it may ever hold; its operator can raise the ceiling")
+    }
     static let serviceFull = ServiceError(507, "this service has been handed all the bytes its operator allows; ask the operator to raise the ceiling")
     static let internalFailure = ServiceError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
     static let storeUnavailable = ServiceError(503, "the archive's database cannot be reached just now; nothing was changed, so try again shortly",

@@ -342,15 +342,17 @@ public final class PostgresArchiveStore: ArchiveStore {
     }
 
     public func serviceStats() throws -> ServiceStats {
-        try use { db in
-            // One statement, so one snapshot.
-            let rows = try db.query("""
-                SELECT (SELECT count(*) FROM bucket), (SELECT count(*) FROM day), (SELECT coalesce(sum(bytes), 0)::int8 FROM day),
-                       (SELECT count(*) FROM edit WHERE answered IS NULL), (SELECT bytes FROM tally WHERE name = 'service')
-                """)
-            return ServiceStats(buckets: Int(rows.int64(0, 0)), days: Int(rows.int64(0, 1)), storedBytes: rows.int64(0, 2),
-                                pendingEdits: Int(rows.int64(0, 3)), taken: rows.int64(0, 4))
-        }
+        try use { db in try Self.serviceStats(db) }
+    }
+
+    static func serviceStats(_ db: PostgresConnection) throws -> ServiceStats {
+        // One statement, so one snapshot.
+        let rows = try db.query("""
+            SELECT (SELECT count(*) FROM bucket), (SELECT count(*) FROM day), (SELECT coalesce(sum(bytes), 0)::int8 FROM day),
+                   (SELECT count(*) FROM edit WHERE answered IS NULL), (SELECT bytes FROM tally WHERE name = 'service')
+            """)
+        return ServiceStats(buckets: Int(rows.int64(0, 0)), days: Int(rows.int64(0, 1)), storedBytes: rows.int64(0, 2),
+                            pendingEdits: Int(rows.int64(0, 3)), taken: rows.int64(0, 4))
     }
 
     public func removeBucket(_ id: BucketID) throws -> Bool {

@@ -307,13 +307,15 @@ public final class SQLiteArchiveStore: ArchiveStore {
     }
 
     public func serviceStats() throws -> ServiceStats {
-        try read { db in
-            let buckets = try db.statement("SELECT count(*) FROM bucket").first { $0.int64(0) } ?? 0
-            let (days, bytes) = try db.statement("SELECT count(*), coalesce(sum(bytes), 0) FROM day").first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
-            let pending = try db.statement("SELECT count(*) FROM edit WHERE answered IS NULL").first { $0.int64(0) } ?? 0
-            let taken = try db.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
-            return ServiceStats(buckets: Int(buckets), days: Int(days), storedBytes: bytes, pendingEdits: Int(pending), taken: taken)
-        }
+        try read { db in try Self.serviceStats(db) }
+    }
+
+    static func serviceStats(_ db: SQLiteConnection) throws -> ServiceStats {
+        let buckets = try db.statement("SELECT count(*) FROM bucket").first { $0.int64(0) } ?? 0
+        let (days, bytes) = try db.statement("SELECT count(*), coalesce(sum(bytes), 0) FROM day").first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
+        let pending = try db.statement("SELECT count(*) FROM edit WHERE answered IS NULL").first { $0.int64(0) } ?? 0
+        let taken = try db.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
+        return ServiceStats(buckets: Int(buckets), days: Int(days), storedBytes: bytes, pendingEdits: Int(pending), taken: taken)
     }
 
     public func removeBucket(_ id: BucketID) throws -> Bool {

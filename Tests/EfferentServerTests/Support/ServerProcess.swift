@@ -25,10 +25,15 @@ final class ServerProcess {
         return productsDirectory.appendingPathComponent("efferent-server")
     }
 
-    init(data: String, arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
+    convenience init(data: String, arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
+        try self.init(store: ["--data", data], arguments: arguments)
+    }
+
+    /// `store` is `--data DIR` or `--postgres URL`.
+    init(store: [String], arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
         port = ServerProcess.freePort()
         process.executableURL = ServerProcess.binary
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)"] + arguments
+        process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)"] + arguments
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()

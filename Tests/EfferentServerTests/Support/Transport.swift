@@ -46,7 +46,7 @@ final class TestService: @unchecked Sendable {
     let daemon: HTTPDaemon?
     let kind: ServiceKind
     let logLines = LogLines()
-    private let database: PostgresTestDatabase?
+    let database: PostgresTestDatabase?
     private(set) var clockSeconds: Double
 
     init(_ kind: ServiceKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),

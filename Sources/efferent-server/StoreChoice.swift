@@ -1,0 +1,51 @@
+import EfferentCommandLine
+import EfferentServer
+import Foundation
+
+/// Where an `efferent-server` command finds the archives: a SQLite file under `--data` (the
+/// default), or the PostgreSQL database named by `--postgres` or `EFFERENT_POSTGRES_URL`.
+enum StoreChoice {
+    case sqlite(directory: String)
+    case postgres(url: String, connections: Int)
+
+    static let options: [CommandSpec.Option] = [
+        .init("data", value: "DIR", help: "Directory holding the SQLite archive database.", default: "./efferent-data"),
+        .init("postgres", value: "URL", help: "Keep archives in PostgreSQL instead (postgresql://user@host/db); or set EFFERENT_POSTGRES_URL."),
+    ]
+
+    static let poolOption = CommandSpec.Option("postgres-connections", value: "N",
+                                               help: "PostgreSQL connections this process keeps open at most.", default: "10")
+
+    init(_ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
+        let url = arguments.string("postgres") ?? environment["EFFERENT_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let url else {
+            self = .sqlite(directory: arguments.string("data", default: "./efferent-data"))
+            return
+        }
+        if arguments.string("data") != nil {
+            throw UsageError("--data names a SQLite directory and --postgres (or EFFERENT_POSTGRES_URL) a PostgreSQL database; give one of them.")
+        }
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            throw UsageError("--postgres takes a URL that starts with postgresql://, like postgresql://efferent@db.example.org/efferent.")
+        }
+        self = .postgres(url: url, connections: try arguments.integer("postgres-connections", default: 10, range: 1...1000))
+    }
+
+    /// Opens the store, applying pending migrations.
+    func open(sqliteReaders: Int = 16) throws -> any ArchiveStore {
+        switch self {
+        case let .sqlite(directory): try SQLiteArchiveStore(directory: directory, readers: sqliteReaders)
+        case let .postgres(url, connections): try PostgresArchiveStore(url: url, connections: connections)
+        }
+    }
+
+    /// What a log line may say about the store: a path, or `host:port/database` (never a user or
+    /// password).
+    static func describe(_ store: any ArchiveStore) -> (key: String, value: String) {
+        switch store {
+        case let sqlite as SQLiteArchiveStore: ("data", sqlite.path)
+        case let postgres as PostgresArchiveStore: ("postgres", postgres.destination)
+        default: ("store", String(describing: type(of: store)))
+        }
+    }
+}

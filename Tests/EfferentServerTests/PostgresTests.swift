@@ -1,0 +1,265 @@
+import EfferentBindings
+import EfferentCore
+@testable import EfferentServer
+import EfferentTestSupport
+import Foundation
+import Testing
+
+/// What only the PostgreSQL store has to prove: several `efferent-server` processes on one
+/// database keep every promise SQLite's single writer kept, migrations race safely, a lost
+/// database answers 503, and `migrate-store` moves a SQLite archive without losing an upload time.
+/// The route suite itself runs on PostgreSQL through `ServiceKind`.
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.clusterURL != nil, "needs the PostgreSQL cluster scripts/test starts"))
+struct PostgresTests {
+    /// Sends `requests` all at once, alternating between the two processes; statuses in order.
+    static func hammer(_ requests: [HTTPRequest], ports: [Int]) async throws -> [HTTPResponse] {
+        try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { (index, try await Loopback.send(request, port: ports[index % ports.count])) }
+            }
+            var responses = [HTTPResponse?](repeating: nil, count: requests.count)
+            for try await (index, response) in group { responses[index] = response }
+            return responses.map { $0! }
+        }
+    }
+
+    @Test func twoProcessesKeepEveryInvariantUnderConcurrentLoad() async throws {
+        let database = try PostgresTestDatabase()
+        // A store of the test's own on the same database: invites in, the truth read back.
+        let store = try PostgresArchiveStore(url: database.url, connections: 2)
+        let oneUpload = try StandInWriter().upload([day("2026-01-01")]).body.count
+        // Two processes without ceilings for claims and edits, then two with them for uploads.
+        let first = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off"])
+        let second = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off"])
+        var ports = [first.port, second.port]
+        let now = Date()
+
+        // One invite code, twenty writers of twenty buckets presenting it at once: one wins.
+        let shared = Invites.newCode()
+        try store.addInvite(hash: Invites.hash(shared), expires: now.addingTimeInterval(600), now: now)
+        let strangers = (0..<20).map { _ in StandInWriter() }
+        let sharedClaims = try await Self.hammer(strangers.map { $0.claim(invite: shared) }, ports: ports)
+        #expect(sharedClaims.filter { $0.status == 201 }.count == 1)
+        #expect(sharedClaims.filter { $0.status == 403 && $0.error!.contains("used already") }.count == 19)
+        #expect(try strangers.filter { try store.bucket($0.bucket) != nil }.count == 1)
+
+        // Twenty writers with codes of their own claiming one bucket at once: one keeps it, and the
+        // nineteen losers' codes stay unused.
+        let contested = StandInWriter()
+        let keys = (0..<20).map { _ in Ed25519PrivateKey() }
+        let codes = keys.map { _ in Invites.newCode() }
+        for code in codes { try store.addInvite(hash: Invites.hash(code), expires: now.addingTimeInterval(600), now: now) }
+        let claims = try await Self.hammer(zip(keys, codes).map { contested.claim(invite: $1, key: $0) }, ports: ports)
+        #expect(claims.filter { $0.status == 201 }.count == 1)
+        #expect(claims.filter { $0.status == 403 && $0.error == "this bucket already belongs to another writer" }.count == 19)
+        let winner = try #require(claims.firstIndex { $0.status == 201 })
+        #expect(try store.bucket(contested.bucket)?.writer == keys[winner].publicKey)
+        let unused = try store.use { db in try db.query("SELECT count(*) FROM invite WHERE used IS NULL").int64(0, 0) }
+        #expect(unused == 19)
+
+        // Sixty edits posted at once (before the uploads fill the service): sixty unique names, listed in order. Then each answered twice
+        // at once from both processes: every one answered, none left sealed.
+        let editing = StandInWriter()
+        let code = Invites.newCode()
+        try store.addInvite(hash: Invites.hash(code), expires: now.addingTimeInterval(600), now: now)
+        #expect(try await Loopback.send(editing.claim(invite: code), port: first.port).status == 201)
+        #expect(try await Loopback.send(editing.registerEditor(), port: second.port).status == 201)
+        let posts = try await Self.hammer(try (0..<60).map { _ in try editing.postEdit(EditQueueTests.meal) }, ports: ports)
+        #expect(posts.allSatisfy { $0.status == 201 }, "\(posts.map { "\($0.status) \($0.error ?? "")" })")
+        let names = try posts.map { try EditName(try #require($0.json?["name"]?.stringValue)) }
+        #expect(Set(names).count == 60, "edit names are unique across processes")
+        let listed = try store.listEdits(editing.bucket, after: nil, limit: 100, includeAnswered: false).map(\.name)
+        #expect(listed == names.sorted() && listed.count == 60)
+        let outcome = EditOutcome(applied: 1, failed: [])
+        let answered = try await Self.hammer(names.flatMap { [editing.answer($0, outcome), editing.answer($0, outcome)] }, ports: ports)
+        #expect(answered.allSatisfy { $0.status == 200 })
+        let left = try store.use { db in
+            try db.query("SELECT count(*) FROM edit WHERE bucket = $1::text AND (answered IS NULL OR sealed IS NOT NULL OR outcome IS NULL)",
+                         [.text(editing.bucket.rawValue)]).int64(0, 0)
+        }
+        #expect(left == 0, "an outcome is never recorded without the sealed edit's removal, nor the reverse")
+        #expect(try store.serviceStats().pendingEdits == 0)
+
+        #expect(first.terminate() == 0 && second.terminate() == 0)
+        let taken = try store.serviceStats().taken
+        let bucketCeiling = Int64(oneUpload * 6 + oneUpload / 2)
+        let serviceCeiling = taken + Int64(oneUpload * 40 + oneUpload / 2)
+        let arguments = ["--admission", "invite", "--rate-limits", "off",
+                         "--max-bucket-bytes", "\(bucketCeiling)", "--max-service-bytes", "\(serviceCeiling)"]
+        let third = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
+        let fourth = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
+        ports = [third.port, fourth.port]
+
+        // Eight buckets, ten uploads each, all eighty at once: each bucket's ceiling admits six,
+        // the service's forty in all. The tallies count exactly the accepted bytes.
+        let writers = (0..<8).map { _ in StandInWriter() }
+        for writer in writers {
+            let code = Invites.newCode()
+            try store.addInvite(hash: Invites.hash(code), expires: now.addingTimeInterval(600), now: now)
+            #expect(try await Loopback.send(writer.claim(invite: code), port: third.port).status == 201)
+        }
+        var uploads = [(writer: Int, day: CalendarDay, request: HTTPRequest)]()
+        for (index, writer) in writers.enumerated() {
+            for day in days(from: "2025-01-01", count: 10) { uploads.append((index, day, try writer.upload([day]))) }
+        }
+        uploads.shuffle()
+        let answers = try await Self.hammer(uploads.map(\.request), ports: ports)
+        #expect(answers.allSatisfy { $0.status == 200 || $0.status == 507 })
+        #expect(answers.contains { $0.error == "this bucket has been handed all the \(bucketCeiling) bytes it may ever hold; its operator can raise the ceiling" })
+        var acceptedBytes = [Int64](repeating: 0, count: writers.count)
+        var acceptedDays = [Set<CalendarDay>](repeating: [], count: writers.count)
+        for (upload, answer) in zip(uploads, answers) where answer.status == 200 {
+            acceptedBytes[upload.writer] += Int64(upload.request.body.count)
+            acceptedDays[upload.writer].insert(upload.day)
+        }
+        for (index, writer) in writers.enumerated() {
+            let record = try #require(try store.bucket(writer.bucket))
+            #expect(record.taken == acceptedBytes[index], "no lost update on the bucket's tally")
+            #expect(record.taken <= bucketCeiling)
+            let listed = try store.listDays(writer.bucket, after: nil, through: nil, limit: 100)
+            #expect(Set(listed.map(\.day)) == acceptedDays[index], "stored days are exactly the accepted ones")
+        }
+        let total = acceptedBytes.reduce(0, +)
+        #expect(try store.serviceStats().taken == taken + total, "no lost update on the service tally")
+        #expect(taken + total <= serviceCeiling)
+        #expect(total >= Int64(oneUpload) * 39, "the ceilings, not a failure, turned uploads away")
+
+        // One day re-sent ten times at once: each upload's time is later than the one before it.
+        let resender = writers[0]
+        let resentDay = try #require(acceptedDays[0].min())
+        let before = try #require(try store.day(resender.bucket, resentDay)).uploaded
+        let storedBefore = try store.serviceStats().taken
+        var resends = [HTTPRequest]()
+        for _ in 0..<10 { resends.append(try resender.upload([resentDay])) }
+        let resent = try await Self.hammer(resends, ports: ports)
+        let resentCount = resent.filter { $0.status == 200 }.count
+        #expect(try store.day(resender.bucket, resentDay)!.uploaded >= before + Int64(resentCount))
+        let storedAfter = try store.serviceStats().taken
+        #expect(resentCount == 0 || storedAfter > storedBefore)
+
+        #expect(third.terminate() == 0 && fourth.terminate() == 0)
+    }
+
+    @Test func rateLimitsAreSharedBetweenProcesses() async throws {
+        let database = try PostgresTestDatabase()
+        let arguments = ["--admission", "open", "--rate-limits", "claims=5,writes=300,edits=60"]
+        let first = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
+        let second = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
+        // Counts reset each minute: start early in one, so all twelve claims fall in the same minute.
+        while Int(Date().timeIntervalSince1970) % 60 >= 50 { try await Task.sleep(nanoseconds: 500_000_000) }
+        let answers = try await Self.hammer((0..<12).map { _ in StandInWriter().claim() }, ports: [first.port, second.port])
+        #expect(answers.filter { $0.status == 201 }.count == 5, "five claims a minute from one address, whichever process takes them")
+        #expect(answers.filter { $0.status == 429 && $0.header("retry-after") != nil }.count == 7)
+    }
+
+    @Test func processesStartingTogetherMigrateOnce() async throws {
+        let database = try PostgresTestDatabase()
+        let url = database.url
+        let opened = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 { group.addTask { (try? PostgresArchiveStore(url: url, connections: 1)) != nil } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(opened == [Bool](repeating: true, count: 6))
+        let store = try PostgresArchiveStore(url: url, connections: 1)
+        let versions = try store.use { db in
+            let rows = try db.query("SELECT version FROM migration ORDER BY version")
+            return (0..<rows.count).map { rows.int64($0, 0) }
+        }
+        #expect(versions == PostgresSchema.migrations.map { Int64($0.version) })
+
+        // A database written by a newer service is refused with a sentence, not used.
+        try store.use { db in _ = try db.query("INSERT INTO migration (version, applied) VALUES (999, 0)") }
+        #expect(throws: StoreError.newerSchema(999)) { try PostgresArchiveStore(url: url, connections: 1) }
+    }
+
+    @Test func aLostDatabaseConnectionAnswers503AndTheNextRequestIsServed() async throws {
+        let service = try TestService(.postgresInProcess)
+        let schema = try #require(service.database?.schema)
+        let writer = StandInWriter(clock: Int64(service.clockSeconds))
+        #expect(try await service.send(writer.claim()).status == 201)
+        // The server drops every connection of this test's store, as a restart would.
+        let killer = try PostgresConnection(url: try #require(PostgresTestDatabase.clusterURL))
+        let killed = try killer.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1::text",
+                                      [.text(schema)])
+        #expect(killed.int64(0, 0) >= 1)
+        var statuses = [Int]()
+        for _ in 0..<10 { statuses.append(try await service.send(writer.read("/b/\(writer.bucket)/stats")).status) }
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 })
+        #expect(statuses.last == 200, "a broken connection is dropped and a fresh one opened")
+        let failed = try await service.send(try writer.upload([day("2026-01-01")]))
+        #expect(failed.status == 200 || failed.status == 503)
+        if failed.status == 503 {
+            #expect(failed.error == "the archive's database cannot be reached just now; nothing was changed, so try again shortly")
+            #expect(failed.header("retry-after") == "5")
+        }
+    }
+
+    @Test func migrateStoreMovesASQLiteArchiveKeepingUploadTimes() async throws {
+        // A SQLite service with an archive in every state: days uploaded twice, a read and an
+        // editor key, one edit answered and one waiting, invites used and unused.
+        let source = try TestService(.inProcess, admission: .invite)
+        let now = Date(timeIntervalSince1970: source.clockSeconds)
+        let sqlite = try #require(source.store as? SQLiteArchiveStore)
+        let used = Invites.newCode(), spare = Invites.newCode()
+        try sqlite.addInvite(hash: Invites.hash(used), expires: now.addingTimeInterval(3600), now: now)
+        try sqlite.addInvite(hash: Invites.hash(spare), expires: now.addingTimeInterval(3600), now: now)
+        let writer = StandInWriter(clock: Int64(source.clockSeconds))
+        #expect(try await source.send(writer.claim(invite: used)).status == 201)
+        let month = days(from: "2026-03-01", count: 31)
+        #expect(try await source.send(try writer.upload(month)).status == 200)
+        #expect(try await source.send(try writer.upload(Array(month.prefix(3)))).status == 200)
+        #expect(try await source.send(writer.registerReader()).status == 201)
+        #expect(try await source.send(writer.registerEditor()).status == 201)
+        let answeredName = try EditName(try #require(try await source.send(try writer.postEdit(EditQueueTests.meal)).json?["name"]?.stringValue))
+        #expect(try await source.send(writer.answer(answeredName, EditOutcome(applied: 1, failed: []))).status == 200)
+        #expect(try await source.send(try writer.postEdit(EditQueueTests.meal)).status == 201)
+
+        let database = try PostgresTestDatabase()
+        let process = Process()
+        process.executableURL = ServerProcess.binary
+        process.arguments = ["migrate-store", "--from", "sqlite:\(source.directory)", "--to", "postgres:\(database.url)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("1 archives, 31 days"), "\(printed)")
+
+        let target = try PostgresArchiveStore(url: database.url, connections: 2)
+        #expect(try target.serviceStats() == sqlite.serviceStats())
+        #expect(try target.bucket(writer.bucket) == sqlite.bucket(writer.bucket))
+        #expect(try target.listDays(writer.bucket, after: nil, through: nil, limit: 100)
+                == sqlite.listDays(writer.bucket, after: nil, through: nil, limit: 100), "every upload time kept")
+        #expect(try target.day(writer.bucket, month[0]) == sqlite.day(writer.bucket, month[0]))
+        #expect(try target.listEdits(writer.bucket, after: nil, limit: 10, includeAnswered: true)
+                == sqlite.listEdits(writer.bucket, after: nil, limit: 10, includeAnswered: true))
+        #expect(try target.outcome(writer.bucket, name: answeredName) == sqlite.outcome(writer.bucket, name: answeredName))
+
+        // The new service carries on: the used code stays used, the spare one admits a writer,
+        // and a re-upload's time follows the migrated one.
+        let service = ArchiveService(store: target, configuration: ServiceConfiguration(admission: .invite, rateLimits: nil, log: nil))
+        #expect(service.respond(to: StandInWriter().claim(invite: used)).status == 403)
+        #expect(service.respond(to: StandInWriter().claim(invite: spare)).status == 201)
+        let before = try #require(try target.day(writer.bucket, month[5])).uploaded
+        var later = writer
+        later.clock = Int64(Date().timeIntervalSince1970)
+        #expect(service.respond(to: try later.upload([month[5]])).status == 200)
+        #expect(try target.day(writer.bucket, month[5])!.uploaded > before)
+
+        // A second run finds the database in use and copies nothing.
+        let again = Process()
+        again.executableURL = ServerProcess.binary
+        again.arguments = process.arguments
+        let errors = Pipe()
+        again.standardError = errors
+        again.standardOutput = FileHandle.nullDevice
+        try again.run()
+        again.waitUntilExit()
+        #expect(again.terminationStatus == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("already holds archives or invites; migrate-store only fills an empty one, so nothing was copied"))
+        #expect(try target.serviceStats().buckets == 2)
+    }
+}
