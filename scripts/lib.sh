@@ -70,10 +70,13 @@ ensure_postgres() {
 
 # Starts a throwaway PostgreSQL cluster in a new temporary directory, listening on a free loopback
 # port only, and exports EFFERENT_TEST_POSTGRES_URL naming its database `efferent`. The caller
-# stops it with stop_postgres (scripts trap it on EXIT). fsync is off: nothing here outlives the run.
+# stops it with stop_postgres (scripts trap it on EXIT). For tests fsync is off, since nothing here
+# outlives the run; `start_postgres durable` (the benchmark) keeps it on and only lets commits
+# return before their WAL is flushed, as SQLite's WAL with synchronous=NORMAL does.
 start_postgres() {
     ensure_postgres
-    local bin port run=()
+    local bin port run=() durability="-c fsync=off -c synchronous_commit=off"
+    [ "${1:-}" = durable ] && durability="-c synchronous_commit=off"
     bin="$(postgres_bin)"
     EFFERENT_PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/efferent-pg.XXXXXX")"
     export EFFERENT_PG_DIR
@@ -86,7 +89,7 @@ start_postgres() {
     "${run[@]}" "$bin/initdb" -D "$EFFERENT_PG_DIR/data" -U efferent -A trust -E UTF8 --no-sync >"$EFFERENT_PG_DIR/initdb.log" 2>&1 \
         || { cat "$EFFERENT_PG_DIR/initdb.log" >&2; return 1; }
     "${run[@]}" "$bin/pg_ctl" -D "$EFFERENT_PG_DIR/data" -l "$EFFERENT_PG_DIR/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $EFFERENT_PG_DIR -c fsync=off -c synchronous_commit=off -c max_connections=300" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $EFFERENT_PG_DIR $durability -c max_connections=300" \
         start >/dev/null || { cat "$EFFERENT_PG_DIR/server.log" >&2; return 1; }
     "${run[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U efferent efferent
     export EFFERENT_TEST_POSTGRES_URL="postgresql://efferent@127.0.0.1:$port/efferent"

@@ -55,7 +55,7 @@ public struct ServiceError: Error, Equatable, CustomStringConvertible {
     }
     static let serviceFull = ServiceError(507, "this service has been handed all the bytes its operator allows; ask the operator to raise the ceiling")
     static let internalFailure = ServiceError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
-    static let storeUnavailable = ServiceError(503, "the archive's database cannot be reached just now; nothing was changed, so try again shortly",
+    static let storeUnavailable = ServiceError(503, "the archive's database cannot be reached just now; try again shortly",
                                                retryAfter: 5)
 
     static func signedHeaders(_ error: SignedHeaderError) -> ServiceError {

@@ -100,11 +100,14 @@ final class BenchServer {
     let process = Process()
     let port: Int
 
-    init(data: String) throws {
+    convenience init(data: String) throws { try self.init(store: ["--data", data]) }
+
+    /// `store` is `--data DIR` or `--postgres URL` with its options.
+    init(store: [String]) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent-server")
         port = Int.random(in: 20_000...60_000)
         process.executableURL = binary
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
+        process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
                              "--max-bucket-bytes", "1099511627776", "--max-service-bytes", "1099511627776"]
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs wrk (Debian's package) against a URL for a few seconds and reads its summary.
 struct Wrk {
@@ -24,6 +25,39 @@ struct Wrk {
               let p99 = number(after: "99%") else { throw BenchError("could not read wrk's output:\n\(text)") }
         let non2xx = text.split(separator: "\n").first { $0.contains("Non-2xx") }?.split(separator: " ").last.flatMap { Int($0) } ?? 0
         return Wrk(requestsPerSecond: rps, bytesPerSecond: transfer, p99Milliseconds: p99 * 1000, non2xx: non2xx)
+    }
+
+    struct Job: Sendable {
+        let url: String
+        let threads: Int
+        let connections: Int
+        let script: String?
+    }
+
+    /// Several wrk instances run at the same time, their rates added up.
+    struct Combined {
+        var requestsPerSecond = 0.0
+        var bytesPerSecond = 0.0
+        var p99Milliseconds = 0.0
+        var non2xx = 0
+    }
+
+    static func together(_ jobs: [Job], seconds: Int = 5) throws -> Combined {
+        let results = Mutex<[Result<Wrk, Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            let job = jobs[index]
+            let result = Result { try run(url: job.url, threads: job.threads, connections: job.connections, seconds: seconds, script: job.script) }
+            results.withLock { $0.append(result) }
+        }
+        var combined = Combined()
+        for result in results.withLock({ $0 }) {
+            let one = try result.get()
+            combined.requestsPerSecond += one.requestsPerSecond
+            combined.bytesPerSecond += one.bytesPerSecond
+            combined.p99Milliseconds = max(combined.p99Milliseconds, one.p99Milliseconds)
+            combined.non2xx += one.non2xx
+        }
+        return combined
     }
 
     /// `12.5MB` → bytes, `4.20ms` → seconds, `1234.5` → itself.

@@ -1,11 +1,12 @@
 import Foundation
 
-/// scripts/bench: `efferent-bench [core] [server] [edits] [loop]` (all when none is named).
+/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop]` (all when none is named).
 let arguments = Set(CommandLine.arguments.dropFirst())
 let all = arguments.isEmpty
 do {
     if all || arguments.contains("core") { try CoreBench.run() }
     if all || arguments.contains("server") { try ServerBench.run() }
+    if all || arguments.contains("postgres") { try PostgresBench.run() }
     if all || arguments.contains("edits") { try EditBench.run() }
     if all || arguments.contains("loop") { try await LoopBench.run() }
 } catch {

@@ -1,0 +1,112 @@
+import EfferentBindings
+import EfferentCore
+import Foundation
+
+/// Issue 8's figures: range answers and month frames stored per second by one and by two
+/// `efferent-server` processes sharing one PostgreSQL, next to one process on SQLite, all in the
+/// same run on the same data. The load is two wrk instances at once, each holding half the
+/// connections, aimed at one process or split between two (what a load balancer does).
+enum PostgresBench {
+    struct Setup {
+        let name: String
+        let processes: Int
+        let postgres: Bool
+    }
+
+    struct Figures {
+        var range: Wrk.Combined
+        var frames: Wrk.Combined
+    }
+
+    static func run() throws {
+        guard let cluster = ProcessInfo.processInfo.environment["EFFERENT_BENCH_POSTGRES_URL"] else {
+            throw BenchError("no PostgreSQL to measure: scripts/bench postgres starts one and names it in EFFERENT_BENCH_POSTGRES_URL")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else { throw BenchError("wrk is not installed (scripts/bench installs it)") }
+        let work = NSTemporaryDirectory() + "efferent-bench-pg-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        // The archive every setup serves: the synthetic decade, sealed once.
+        let decade = SyntheticDecade.days()
+        let owner = BenchWriter()
+        let deflater = try Deflater()
+        let sealed = try decade.map { day, events in
+            Frame.Day(day: day, sealed: try SealedEnvelope.seal(try DayBody(events: events, timeZone: "Europe/Berlin").deflated(using: deflater),
+                                                                to: owner.reading.publicKey, aad: .day(bucket: owner.bucket.rawValue, day: day)))
+        }
+        let rangePath = "/b/\(owner.bucket)/d?from=\(decade[400].0)&to=\(decade[491].0)"
+        let writers = (0..<4).map { _ in BenchWriter() }
+
+        let setups = [Setup(name: "SQLite, 1 process", processes: 1, postgres: false),
+                      Setup(name: "PostgreSQL, 1 process", processes: 1, postgres: true),
+                      Setup(name: "PostgreSQL, 2 processes", processes: 2, postgres: true)]
+        var results = [Figures]()
+        for (index, setup) in setups.enumerated() {
+            let store: [String]
+            if setup.postgres {
+                let schema = "bench_\(index)_\(UInt32.random(in: 0...UInt32.max))"
+                try PostgresConnection(url: cluster).execute("CREATE SCHEMA \(schema)")
+                store = ["--postgres", cluster + (cluster.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)",
+                         "--postgres-connections", "16"]
+            } else {
+                store = ["--data", "\(work)/sqlite-\(index)"]
+            }
+            let servers = try (0..<setup.processes).map { _ in try BenchServer(store: store) }
+            defer { servers.forEach { $0.stop() } }
+            let ports = servers.map(\.port)
+
+            try owner.claim(ports[0])
+            for frame in stride(from: 0, to: sealed.count, by: 31).map({ Array(sealed[$0..<min($0 + 31, sealed.count)]) }) {
+                _ = try owner.upload(frame, port: ports[0])
+            }
+            let answer = try owner.get(rangePath, port: ports[ports.count - 1])
+            guard try Frame.unpack(answer, allowingEmpty: true).count == 92 else { throw BenchError("the range answer did not hold 92 days") }
+
+            // 32 readers in two groups of 16; with two processes each group has its own.
+            let range = try Wrk.together((0..<2).map { group in
+                Wrk.Job(url: "http://127.0.0.1:\(ports[group % ports.count])\(rangePath)", threads: 1, connections: 16, script: nil)
+            })
+
+            // 4 writers re-storing a month frame each into their own archive, two per wrk instance.
+            var jobs = [Wrk.Job]()
+            for group in 0..<2 {
+                let directory = "\(work)/writers-\(index)-\(group)"
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                var scripts = [String]()
+                for slot in 0..<2 {
+                    let number = group * 2 + slot
+                    try writers[number].claim(ports[group % ports.count])
+                    scripts.append(try writers[number].wrkRequest(Array(sealed[(number * 31)..<(number * 31 + 31)]), directory: directory, index: number))
+                }
+                jobs.append(Wrk.Job(url: "http://127.0.0.1:\(ports[group % ports.count])/", threads: 2, connections: 2,
+                                    script: try Wrk.perThreadScript(scripts, directory: directory)))
+            }
+            let frames = try Wrk.together(jobs)
+            if range.non2xx + frames.non2xx > 0 { throw BenchError("\(setup.name) refused \(range.non2xx + frames.non2xx) requests under load") }
+            results.append(Figures(range: range, frames: frames))
+        }
+
+        Measure.header("Service on PostgreSQL: efferent-server (release) processes sharing one PostgreSQL 15 on loopback "
+                       + "(fsync on, synchronous_commit off, like SQLite's WAL with synchronous=NORMAL); 2 cores shared by everything")
+        let sqlite = results[0], one = results[1], two = results[2]
+        Measure.row("range answers (92 days), 32 readers: SQLite, 1 process", Measure.format(sqlite.range.requestsPerSecond, "req/s", digits: 0),
+                    "", ratio: nil, goal: "")
+        Measure.row("  PostgreSQL, 1 process", Measure.format(one.range.requestsPerSecond, "req/s", digits: 0),
+                    "SQLite " + Measure.format(sqlite.range.requestsPerSecond, "req/s", digits: 0),
+                    ratio: one.range.requestsPerSecond / sqlite.range.requestsPerSecond, goal: "")
+        Measure.row("  PostgreSQL, 2 processes", Measure.format(two.range.requestsPerSecond, "req/s", digits: 0),
+                    "1 process " + Measure.format(one.range.requestsPerSecond, "req/s", digits: 0),
+                    ratio: two.range.requestsPerSecond / one.range.requestsPerSecond, goal: "≥ 1.6×")
+        Measure.row("  p99 with 2 processes", Measure.format(two.range.p99Milliseconds, "ms", digits: 2),
+                    "1 process " + Measure.format(one.range.p99Milliseconds, "ms", digits: 2), ratio: nil, goal: "")
+        Measure.row("month frames stored, 4 writers: SQLite, 1 process", Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
+                    "", ratio: nil, goal: "")
+        Measure.row("  PostgreSQL, 1 process", Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
+                    "SQLite " + Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
+                    ratio: one.frames.requestsPerSecond / sqlite.frames.requestsPerSecond, goal: "")
+        Measure.row("  PostgreSQL, 2 processes", Measure.format(two.frames.requestsPerSecond, "frames/s", digits: 0),
+                    "1 process " + Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
+                    ratio: two.frames.requestsPerSecond / one.frames.requestsPerSecond, goal: "")
+    }
+}
