@@ -62,49 +62,35 @@ public final class PostgresConnection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         let name = try statementName(sql, count: parameters.count)
-        // Encode every parameter into one buffer, then point libpq at the pieces.
+        // Every parameter's bytes go into one buffer; libpq is pointed at the pieces. Plain
+        // arrays of integers, not tuples, keep this loop free of runtime generic metadata.
         var buffer = [UInt8]()
-        var spans: [(offset: Int, length: Int)?] = []
-        for parameter in parameters {
-            switch parameter {
-            case .null: spans.append(nil)
-            case let .text(text):
-                spans.append((buffer.count, text.utf8.count))
-                buffer.append(contentsOf: text.utf8)
-            case let .bytes(bytes):
-                spans.append((buffer.count, bytes.count))
-                buffer.append(contentsOf: bytes)
-            case let .integer(value):
-                spans.append((buffer.count, 8))
-                Self.append(value, to: &buffer)
-            case let .textArray(texts):
-                let start = buffer.count
-                Self.appendArray(texts.map { Array($0.utf8)[...] }, elementType: Self.textOID, to: &buffer)
-                spans.append((start, buffer.count - start))
-            case let .bytesArray(values):
-                let start = buffer.count
-                Self.appendArray(values, elementType: Self.byteaOID, to: &buffer)
-                spans.append((start, buffer.count - start))
+        var offsets = [Int](repeating: 0, count: parameters.count)
+        var lengths = [Int32](repeating: 0, count: parameters.count)
+        var present = [Bool](repeating: true, count: parameters.count)
+        for index in 0..<parameters.count {
+            offsets[index] = buffer.count
+            switch parameters[index] {
+            case .null: present[index] = false
+            case let .text(text): buffer.append(contentsOf: text.utf8)
+            case let .bytes(bytes): buffer.append(contentsOf: bytes)
+            case let .integer(value): Self.append(value, to: &buffer)
+            case let .textArray(texts): Self.appendArray(texts.map { Array($0.utf8)[...] }, elementType: Self.textOID, to: &buffer)
+            case let .bytesArray(values): Self.appendArray(values, elementType: Self.byteaOID, to: &buffer)
             case let .integerArray(values):
-                let start = buffer.count
                 Self.appendArray(values.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0)[...] } }, elementType: Self.int8OID, to: &buffer)
-                spans.append((start, buffer.count - start))
             }
+            lengths[index] = Int32(buffer.count - offsets[index])
         }
-        let count = Int32(parameters.count)
-        let lengths = spans.map { Int32($0?.length ?? 0) }
+        // One spare byte, so an empty value still has a non-null pointer (libpq reads a null
+        // pointer as SQL NULL).
+        buffer.append(0)
         let formats = [Int32](repeating: 1, count: parameters.count)
         let result: OpaquePointer? = buffer.withUnsafeBufferPointer { base in
-            // A non-null pointer even for an empty value: libpq reads NULL as SQL NULL.
-            var empty: CChar = 0
-            return withUnsafeMutablePointer(to: &empty) { emptyPointer in
-                let values: [UnsafePointer<CChar>?] = spans.map { span in
-                    guard let span else { return nil }
-                    guard span.length > 0, let start = base.baseAddress else { return UnsafePointer(emptyPointer) }
-                    return UnsafeRawPointer(start + span.offset).assumingMemoryBound(to: CChar.self)
-                }
-                return PQexecPrepared(handle, name, count, values, lengths, formats, 1)
-            }
+            let start = UnsafeRawPointer(base.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var values = [UnsafePointer<CChar>?](repeating: nil, count: parameters.count)
+            for index in 0..<parameters.count where present[index] { values[index] = start + offsets[index] }
+            return PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
         }
         do {
             try check(result, "running a statement")

@@ -217,7 +217,7 @@ public final class PostgresArchiveStore: ArchiveStore {
                       .integer(Int64(maxDays)), .integer(Int64(maxBytes))])
             var frame = [UInt8]()
             var count = 0
-            var lastDay: CalendarDay?
+            var lastOffset = 0
             var more = false
             for row in 0..<rows.count {
                 guard !rows.isNull(row, 1) else {
@@ -226,7 +226,7 @@ public final class PostgresArchiveStore: ArchiveStore {
                 }
                 guard rows.byteCount(row, 0) == Frame.dayBytes else { throw StoreError.cannotOpen("a stored day is not a date") }
                 if count == 0 { frame.reserveCapacity(min(maxBytes, rows.byteCount(row, 1) * maxDays) + maxDays * 14) }
-                let offset = frame.count
+                lastOffset = frame.count
                 rows.append(row, 0, to: &frame)
                 let n = UInt32(rows.byteCount(row, 1))
                 frame.append(UInt8(n >> 24))
@@ -234,9 +234,9 @@ public final class PostgresArchiveStore: ArchiveStore {
                 frame.append(UInt8(n >> 8 & 0xFF))
                 frame.append(UInt8(n & 0xFF))
                 rows.append(row, 1, to: &frame)
-                lastDay = CalendarDay(ascii: frame[offset..<(offset + Frame.dayBytes)])
                 count += 1
             }
+            let lastDay = count == 0 ? nil : CalendarDay(ascii: frame[lastOffset..<(lastOffset + Frame.dayBytes)])
             return RangeResult(frame: frame, count: count, lastDay: lastDay, more: more)
         }
     }

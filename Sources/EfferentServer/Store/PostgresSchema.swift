@@ -23,7 +23,7 @@ enum PostgresSchema {
         CREATE TABLE day (
             bucket text COLLATE "C" NOT NULL,
             day text COLLATE "C" NOT NULL,
-            bytes int8 NOT NULL,
+            bytes int4 NOT NULL,                -- int4, so running sums are int8, not numeric
             uploaded int8 NOT NULL,             -- ms since 1970, strictly increasing per day
             sealed bytea NOT NULL,
             PRIMARY KEY (bucket, day) INCLUDE (bytes, uploaded)

@@ -16,6 +16,12 @@ enum PostgresBench {
     struct Figures {
         var range: Wrk.Combined
         var frames: Wrk.Combined
+        /// CPU microseconds per range answer: the service processes, PostgreSQL, everything else
+        /// (wrk, the kernel's loopback); and how busy both cores were.
+        var serviceMicros: Double
+        var postgresMicros: Double
+        var otherMicros: Double
+        var utilisation: Double
     }
 
     static func run() throws {
@@ -64,9 +70,13 @@ enum PostgresBench {
             guard try Frame.unpack(answer, allowingEmpty: true).count == 92 else { throw BenchError("the range answer did not hold 92 days") }
 
             // 32 readers in two groups of 16; with two processes each group has its own.
+            let before = CPUTime.now()
             let range = try Wrk.together((0..<2).map { group in
                 Wrk.Job(url: "http://127.0.0.1:\(ports[group % ports.count])\(rangePath)", threads: 1, connections: 16, script: nil)
             })
+            let cpu = CPUTime.since(before)
+            let answers = range.requestsPerSecond * 5
+            let service = cpu.byName["efferent-server"] ?? 0, postgres = cpu.byName["postgres"] ?? 0
 
             // 4 writers re-storing a month frame each into their own archive, two per wrk instance.
             var jobs = [Wrk.Job]()
@@ -84,7 +94,9 @@ enum PostgresBench {
             }
             let frames = try Wrk.together(jobs)
             if range.non2xx + frames.non2xx > 0 { throw BenchError("\(setup.name) refused \(range.non2xx + frames.non2xx) requests under load") }
-            results.append(Figures(range: range, frames: frames))
+            results.append(Figures(range: range, frames: frames, serviceMicros: service / answers * 1e6,
+                                   postgresMicros: postgres / answers * 1e6, otherMicros: (cpu.busy - service - postgres) / answers * 1e6,
+                                   utilisation: cpu.utilisation))
         }
 
         Measure.header("Service on PostgreSQL: efferent-server (release) processes sharing one PostgreSQL 15 on loopback "
@@ -100,6 +112,13 @@ enum PostgresBench {
                     ratio: two.range.requestsPerSecond / one.range.requestsPerSecond, goal: "≥ 1.6×")
         Measure.row("  p99 with 2 processes", Measure.format(two.range.p99Milliseconds, "ms", digits: 2),
                     "1 process " + Measure.format(one.range.p99Milliseconds, "ms", digits: 2), ratio: nil, goal: "")
+        for (setup, figures) in zip(setups, results) {
+            Measure.row("  CPU per answer, \(setup.name)",
+                        String(format: "%.0f µs", figures.serviceMicros + figures.postgresMicros + figures.otherMicros),
+                        String(format: "service %.0f, PostgreSQL %.0f, wrk+kernel %.0f µs; cores %.0f%% busy",
+                               figures.serviceMicros, figures.postgresMicros, figures.otherMicros, figures.utilisation * 100),
+                        ratio: nil, goal: "")
+        }
         Measure.row("month frames stored, 4 writers: SQLite, 1 process", Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
                     "", ratio: nil, goal: "")
         Measure.row("  PostgreSQL, 1 process", Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
