@@ -1,6 +1,7 @@
 import EfferentBindings
 import EfferentCore
 @testable import EfferentServer
+import EfferentTestSupport
 import Foundation
 import Testing
 
@@ -22,10 +23,12 @@ import Testing
         return entries
     }
 
-    @Test func restartKeepsEverythingAcknowledged() async throws {
-        let data = Self.temporaryDirectory()
+    @Test(arguments: ServiceKind.loopbackCases)
+    func restartKeepsEverythingAcknowledged(_ kind: ServiceKind) async throws {
+        let database = kind.usesPostgres ? try PostgresTestDatabase() : nil
+        let store = database.map { ["--postgres", $0.url] } ?? ["--data", Self.temporaryDirectory()]
         let writer = StandInWriter()
-        var server = try ServerProcess(data: data)
+        var server = try ServerProcess(store: store)
         #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
         #expect(try await Loopback.send(writer.registerReader(), port: server.port).status == 201)
         for month in 0..<6 {
@@ -37,7 +40,7 @@ import Testing
         #expect(server.terminate() == 0)
         #expect(server.log.contains("\"stopped\":true"))
 
-        server = try ServerProcess(data: data)
+        server = try ServerProcess(store: store)
         let after = try await listing(server.port, writer)
         let same = after == before
         #expect(same, "every acknowledged day, with its size and upload time")
@@ -110,7 +113,7 @@ import Testing
         let (helpStatus, help, _) = try run(["--help"])
         #expect(helpStatus == 0)
         #expect(help.hasPrefix("USAGE: efferent-server <subcommand> [options]\n"))
-        for command in ["serve", "invite", "backup", "stats", "remove-bucket"] { #expect(help.contains("  \(command) ")) }
+        for command in ["serve", "invite", "backup", "stats", "remove-bucket", "migrate-store"] { #expect(help.contains("  \(command) ")) }
         let (serveHelpStatus, serveHelp, _) = try run(["serve", "--help"])
         #expect(serveHelpStatus == 0 && serveHelp.contains("--admission invite|open"))
         let (badStatus, _, bad) = try run(["serve", "--admission", "maybe"])
@@ -124,5 +127,21 @@ import Testing
         #expect(statsStatus == 0 && stats.contains("archives       0"))
         let (removeStatus, _, remove) = try run(["remove-bucket", "--data", data, "aaaaaaaaaaaaaaaaaaaaaaaaaa"])
         #expect(removeStatus == 1 && remove.contains("no archive"))
+
+        // Choosing the store: one of --data and --postgres, a URL that looks like one, pg_dump for
+        // PostgreSQL backups, a sentence when the database is out of reach.
+        let (bothStatus, _, both) = try run(["stats", "--data", data, "--postgres", "postgresql://nobody@127.0.0.1:1/x"])
+        #expect(bothStatus == 64 && both.contains("give one of them"))
+        let (urlStatus, _, url) = try run(["serve", "--postgres", "db.example.org"])
+        #expect(urlStatus == 64 && url.contains("starts with postgresql://"))
+        let (dumpStatus, _, dump) = try run(["backup", "--postgres", "postgresql://nobody@127.0.0.1:1/x", "--to", data + "/b"])
+        #expect(dumpStatus == 64 && dump.contains("pg_dump --format=custom"))
+        let (downStatus, _, down) = try run(["stats", "--postgres", "postgresql://nobody:secret-word@127.0.0.1:1/x"])
+        #expect(downStatus == 1 && down.hasPrefix("error: The archive database cannot be reached: "))
+        #expect(!down.contains("secret-word"), "the password never appears in an error")
+        let (fromStatus, _, from) = try run(["migrate-store", "--from", data, "--to", "postgres:postgresql://x@127.0.0.1:1/x"])
+        #expect(fromStatus == 64 && from.contains("--from takes sqlite:DIR"))
+        let (missingStatus, _, missing) = try run(["migrate-store", "--from", "sqlite:/nonexistent", "--to", "postgres:postgresql://x@127.0.0.1:1/x"])
+        #expect(missingStatus == 64 && missing.contains("there is no SQLite archive at /nonexistent/archive.sqlite"))
     }
 }
