@@ -6,12 +6,20 @@ import Foundation
 /// `efferent-server` processes sharing one PostgreSQL, next to one process on SQLite, all in the
 /// same run on the same data. The load is two wrk instances at once, each holding half the
 /// connections, aimed at one process or split between two (what a load balancer does).
+///
+/// On a machine of few cores the database, the processes and wrk share them all, so a second
+/// process finds no idle core to use. The same pair is therefore measured twice more with each
+/// service process capped by a cgroup at a fraction of a core, as if each ran on a small machine
+/// of its own: that shows whether the store itself lets processes add up.
 enum PostgresBench {
     struct Setup {
         let name: String
         let processes: Int
         let postgres: Bool
+        var cap: Double? = nil
     }
+
+    static let cap = 0.3
 
     struct Figures {
         var range: Wrk.Combined
@@ -44,10 +52,12 @@ enum PostgresBench {
         let rangePath = "/b/\(owner.bucket)/d?from=\(decade[400].0)&to=\(decade[491].0)"
         let writers = (0..<4).map { _ in BenchWriter() }
 
-        let setups = [Setup(name: "SQLite, 1 process", processes: 1, postgres: false),
-                      Setup(name: "PostgreSQL, 1 process", processes: 1, postgres: true),
-                      Setup(name: "PostgreSQL, 2 processes", processes: 2, postgres: true)]
-        var results = [Figures]()
+        let setups = [Setup(name: "SQLite ×1", processes: 1, postgres: false),
+                      Setup(name: "PostgreSQL ×1", processes: 1, postgres: true),
+                      Setup(name: "PostgreSQL ×2", processes: 2, postgres: true),
+                      Setup(name: "PostgreSQL ×1 at \(cap) core", processes: 1, postgres: true, cap: cap),
+                      Setup(name: "PostgreSQL ×2 at \(cap) core each", processes: 2, postgres: true, cap: cap)]
+        var results = [(setup: Setup, figures: Figures)]()
         for (index, setup) in setups.enumerated() {
             let store: [String]
             if setup.postgres {
@@ -59,7 +69,21 @@ enum PostgresBench {
                 store = ["--data", "\(work)/sqlite-\(index)"]
             }
             let servers = try (0..<setup.processes).map { _ in try BenchServer(store: store) }
-            defer { servers.forEach { $0.stop() } }
+            var caps = [CPUCap]()
+            defer {
+                servers.forEach { $0.stop() }
+                caps.forEach { $0.remove() }
+            }
+            if let cores = setup.cap {
+                for (number, server) in servers.enumerated() {
+                    guard let cap = CPUCap(pid: server.process.processIdentifier, cores: cores, name: "efferent-bench-\(getpid())-\(index)-\(number)") else {
+                        FileHandle.standardError.write(Data("skipping \(setup.name): capping a process needs root and a writable cgroup cpu controller\n".utf8))
+                        break
+                    }
+                    caps.append(cap)
+                }
+                guard caps.count == servers.count else { continue }
+            }
             let ports = servers.map(\.port)
 
             try owner.claim(ports[0])
@@ -94,38 +118,46 @@ enum PostgresBench {
             }
             let frames = try Wrk.together(jobs)
             if range.non2xx + frames.non2xx > 0 { throw BenchError("\(setup.name) refused \(range.non2xx + frames.non2xx) requests under load") }
-            results.append(Figures(range: range, frames: frames, serviceMicros: service / answers * 1e6,
+            results.append((setup, Figures(range: range, frames: frames, serviceMicros: service / answers * 1e6,
                                    postgresMicros: postgres / answers * 1e6, otherMicros: (cpu.busy - service - postgres) / answers * 1e6,
-                                   utilisation: cpu.utilisation))
+                                   utilisation: cpu.utilisation)))
         }
 
         Measure.header("Service on PostgreSQL: efferent-server (release) processes sharing one PostgreSQL 15 on loopback "
                        + "(fsync on, synchronous_commit off, like SQLite's WAL with synchronous=NORMAL); 2 cores shared by everything")
-        let sqlite = results[0], one = results[1], two = results[2]
-        Measure.row("range answers (92 days), 32 readers: SQLite, 1 process", Measure.format(sqlite.range.requestsPerSecond, "req/s", digits: 0),
+        let figures = Dictionary(uniqueKeysWithValues: results.map { ($0.setup.name, $0.figures) })
+        func pair(_ value: (Figures) -> Double, unit: String, one: String, two: String, goal: String) {
+            guard let single = figures[one], let double = figures[two] else { return }
+            Measure.row("  \(two)", Measure.format(value(double), unit, digits: 0), "×1 " + Measure.format(value(single), unit, digits: 0),
+                        ratio: value(double) / value(single), goal: goal)
+        }
+        let sqlite = figures[setups[0].name]!, one = figures[setups[1].name]!
+        Measure.row("range answers (92 days), 32 readers: SQLite ×1", Measure.format(sqlite.range.requestsPerSecond, "req/s", digits: 0),
                     "", ratio: nil, goal: "")
-        Measure.row("  PostgreSQL, 1 process", Measure.format(one.range.requestsPerSecond, "req/s", digits: 0),
+        Measure.row("  PostgreSQL ×1", Measure.format(one.range.requestsPerSecond, "req/s", digits: 0),
                     "SQLite " + Measure.format(sqlite.range.requestsPerSecond, "req/s", digits: 0),
                     ratio: one.range.requestsPerSecond / sqlite.range.requestsPerSecond, goal: "")
-        Measure.row("  PostgreSQL, 2 processes", Measure.format(two.range.requestsPerSecond, "req/s", digits: 0),
-                    "1 process " + Measure.format(one.range.requestsPerSecond, "req/s", digits: 0),
-                    ratio: two.range.requestsPerSecond / one.range.requestsPerSecond, goal: "≥ 1.6×")
-        Measure.row("  p99 with 2 processes", Measure.format(two.range.p99Milliseconds, "ms", digits: 2),
-                    "1 process " + Measure.format(one.range.p99Milliseconds, "ms", digits: 2), ratio: nil, goal: "")
-        for (setup, figures) in zip(setups, results) {
-            Measure.row("  CPU per answer, \(setup.name)",
-                        String(format: "%.0f µs", figures.serviceMicros + figures.postgresMicros + figures.otherMicros),
+        pair(\.range.requestsPerSecond, unit: "req/s", one: setups[1].name, two: setups[2].name, goal: "≥ 1.6×")
+        if let capped = figures[setups[3].name] {
+            Measure.row("  \(setups[3].name)", Measure.format(capped.range.requestsPerSecond, "req/s", digits: 0), "", ratio: nil, goal: "")
+        }
+        pair(\.range.requestsPerSecond, unit: "req/s", one: setups[3].name, two: setups[4].name, goal: "≥ 1.6×")
+        for (setup, figures) in results {
+            Measure.row("  p99, CPU/answer: \(setup.name)",
+                        String(format: "%.1f ms / %.0f µs", figures.range.p99Milliseconds, figures.serviceMicros + figures.postgresMicros + figures.otherMicros),
                         String(format: "service %.0f, PostgreSQL %.0f, wrk+kernel %.0f µs; cores %.0f%% busy",
                                figures.serviceMicros, figures.postgresMicros, figures.otherMicros, figures.utilisation * 100),
                         ratio: nil, goal: "")
         }
-        Measure.row("month frames stored, 4 writers: SQLite, 1 process", Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
+        Measure.row("month frames stored, 4 writers: SQLite ×1", Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
                     "", ratio: nil, goal: "")
-        Measure.row("  PostgreSQL, 1 process", Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
+        Measure.row("  PostgreSQL ×1", Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
                     "SQLite " + Measure.format(sqlite.frames.requestsPerSecond, "frames/s", digits: 0),
                     ratio: one.frames.requestsPerSecond / sqlite.frames.requestsPerSecond, goal: "")
-        Measure.row("  PostgreSQL, 2 processes", Measure.format(two.frames.requestsPerSecond, "frames/s", digits: 0),
-                    "1 process " + Measure.format(one.frames.requestsPerSecond, "frames/s", digits: 0),
-                    ratio: two.frames.requestsPerSecond / one.frames.requestsPerSecond, goal: "")
+        pair(\.frames.requestsPerSecond, unit: "frames/s", one: setups[1].name, two: setups[2].name, goal: "")
+        if let capped = figures[setups[3].name] {
+            Measure.row("  \(setups[3].name)", Measure.format(capped.frames.requestsPerSecond, "frames/s", digits: 0), "", ratio: nil, goal: "")
+        }
+        pair(\.frames.requestsPerSecond, unit: "frames/s", one: setups[3].name, two: setups[4].name, goal: "")
     }
 }
