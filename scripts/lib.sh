@@ -93,7 +93,14 @@ start_postgres() {
         start >/dev/null || { cat "$EFFERENT_PG_DIR/server.log" >&2; return 1; }
     "${run[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U efferent efferent
     export EFFERENT_TEST_POSTGRES_URL="postgresql://efferent@127.0.0.1:$port/efferent"
+    export EFFERENT_PG_PORT="$port"
     say "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (throwaway, in $EFFERENT_PG_DIR)"
+}
+
+# A new, empty database in the running throwaway cluster; prints its URL.
+postgres_database() {
+    "$(postgres_bin)/createdb" -h 127.0.0.1 -p "$EFFERENT_PG_PORT" -U efferent "$1"
+    echo "postgresql://efferent@127.0.0.1:$EFFERENT_PG_PORT/$1"
 }
 
 stop_postgres() {

@@ -16,17 +16,20 @@ enum StoreChoice {
     static let poolOption = CommandSpec.Option("postgres-connections", value: "N",
                                                help: "PostgreSQL connections this process keeps open at most.", default: "10")
 
+    /// `--postgres` and `--data` on the command line win over `EFFERENT_POSTGRES_URL`; giving both
+    /// flags is a mistake worth a sentence.
     init(_ arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
-        let url = arguments.string("postgres") ?? environment["EFFERENT_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let url else {
-            self = .sqlite(directory: arguments.string("data", default: "./efferent-data"))
+        let data = arguments.string("data")
+        if arguments.string("postgres") != nil && data != nil {
+            throw UsageError("--data names a SQLite directory and --postgres a PostgreSQL database; give one of them.")
+        }
+        let fromEnvironment = data == nil ? environment["EFFERENT_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } : nil
+        guard let url = arguments.string("postgres") ?? fromEnvironment else {
+            self = .sqlite(directory: data ?? "./efferent-data")
             return
         }
-        if arguments.string("data") != nil {
-            throw UsageError("--data names a SQLite directory and --postgres (or EFFERENT_POSTGRES_URL) a PostgreSQL database; give one of them.")
-        }
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
-            throw UsageError("--postgres takes a URL that starts with postgresql://, like postgresql://efferent@db.example.org/efferent.")
+            throw UsageError("--postgres (or EFFERENT_POSTGRES_URL) takes a URL that starts with postgresql://, like postgresql://efferent@db.example.org/efferent.")
         }
         self = .postgres(url: url, connections: try arguments.integer("postgres-connections", default: 10, range: 1...1000))
     }
