@@ -24,24 +24,77 @@ public final class PostgresConnection {
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
 
-    /// Connects with a `postgresql://` URL or a `key=value` string. The error names the server's
-    /// reason (libpq's message never repeats a password).
+    /// What libpq is given before the URL, which overrides any of them: a connection attempt gives
+    /// up after 10 s, and a peer that vanishes without closing (a network cut) is noticed within
+    /// about a minute rather than the kernel's two hours.
+    private static let defaults: [(String, String)] = [
+        ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
+        ("keepalives_count", "3"), ("tcp_user_timeout", "60000"),
+    ]
+
+    /// Connects with a `postgresql://` URL or a `key=value` string. Errors never quote the URL or
+    /// its password: a URL libpq cannot parse gets a sentence of our own, and any other message
+    /// has the password cut out before it is shown.
     public init(url: String) throws(PostgresError) {
-        guard let raw = PQconnectdb(url) else { throw PostgresError(sqlState: nil, message: "out of memory", context: "connecting") }
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &parseError) else {
+            // libpq's parse errors quote the text they could not read, password included.
+            PQfreemem(parseError)
+            throw PostgresError(sqlState: nil, message: "the PostgreSQL URL cannot be read; it takes the form postgresql://user@host:port/database?option=value",
+                                context: "connecting")
+        }
+        var password: String?
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val { password = String(cString: value) }
+            option += 1
+        }
+        PQconninfoFree(options)
+
+        let keywords = Self.defaults.map(\.0) + ["dbname"]
+        let values = Self.defaults.map(\.1) + [url]
+        let raw: OpaquePointer? = Self.withCStrings(keywords) { keywordPointers in
+            Self.withCStrings(values) { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
+        }
+        guard let raw else { throw PostgresError(sqlState: nil, message: "out of memory", context: "connecting") }
         guard PQstatus(raw) == CONNECTION_OK else {
-            let message = Self.firstLine(String(cString: PQerrorMessage(raw)))
+            var message = Self.firstLine(String(cString: PQerrorMessage(raw)))
+            if let password, !password.isEmpty { message = message.replacingOccurrences(of: password, with: "…") }
             PQfinish(raw)
             throw PostgresError(sqlState: nil, message: message, context: "connecting", connectionLost: true)
         }
-        // Server notices ("relation already exists, skipping") are not for the operator's terminal.
-        PQsetNoticeProcessor(raw, { _, _ in }, nil)
+        // Notices ("relation already exists, skipping") are not for the operator's terminal;
+        // warnings are, one line each on stderr.
+        PQsetNoticeReceiver(raw, { _, result in
+            guard let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
+                  String(cString: severity) == "WARNING", let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) else { return }
+            let text = String(cString: primary).replacingOccurrences(of: "\\", with: "/").replacingOccurrences(of: "\"", with: "'")
+            FileHandle.standardError.write(Data("{\"level\":\"warning\",\"postgres\":\"\(text)\"}\n".utf8))
+        }, nil)
         handle = raw
+    }
+
+    /// A null-terminated array of C strings alive for `body`.
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     deinit { PQfinish(handle) }
 
     /// Whether the connection is still usable (a broken one is dropped from its pool).
     public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
+
+    /// Whether an idle connection is still there: reads whatever the server sent meanwhile without
+    /// waiting, so one the server closed (a restart, an idle timeout, a terminated backend) is
+    /// found out before a request is given it.
+    public var isAlive: Bool {
+        guard PQstatus(handle) == CONNECTION_OK else { return false }
+        _ = PQconsumeInput(handle)
+        return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
 
     /// Where the connection goes, without user or password: `host:port/database`.
     public var destination: String {
@@ -126,10 +179,17 @@ public final class PostgresConnection {
     }
 
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    /// READ COMMITTED is named, not left to the database's default: the store's row locks are
+    /// written for it, and a stricter default would turn their waits into serialization failures.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
+        try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
             let value = try body()
+            // A statement that failed inside `body` and was then ignored leaves the transaction
+            // aborted, and COMMIT would quietly roll it back: refuse rather than report success.
+            guard PQtransactionStatus(handle) == PQTRANS_INTRANS else {
+                throw PostgresError(sqlState: nil, message: "the transaction was aborted by an earlier statement", context: "committing")
+            }
             try execute("COMMIT")
             return value
         } catch {

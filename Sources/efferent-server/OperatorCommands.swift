@@ -119,7 +119,7 @@ struct MigrateStore: Subcommand {
         abstract: "Copy a whole SQLite archive store into an empty PostgreSQL database, keeping every upload time.",
         discussion: """
         Stop the SQLite service first: what it accepts after the copy starts is not copied. The copy is one \
-        PostgreSQL transaction, checked by counting both sides before it commits; the SQLite files are left as they were.
+        PostgreSQL transaction, checked by counting both sides before it commits; the SQLite archive is left as it was.
         """,
         options: [.init("from", value: "sqlite:DIR", help: "The SQLite data directory to copy."),
                   .init("to", value: "postgres:URL", help: "The empty PostgreSQL database to fill (postgres:postgresql://…).")])

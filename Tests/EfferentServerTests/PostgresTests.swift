@@ -172,25 +172,56 @@ struct PostgresTests {
         #expect(throws: StoreError.newerSchema(999)) { try PostgresArchiveStore(url: url, connections: 1) }
     }
 
-    @Test func aLostDatabaseConnectionAnswers503AndTheNextRequestIsServed() async throws {
-        let service = try TestService(.postgresInProcess)
-        let schema = try #require(service.database?.schema)
-        let writer = StandInWriter(clock: Int64(service.clockSeconds))
-        #expect(try await service.send(writer.claim()).status == 201)
-        // The server drops every connection of this test's store, as a restart would.
-        let killer = try PostgresConnection(url: try #require(PostgresTestDatabase.clusterURL))
-        let killed = try killer.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1::text",
-                                      [.text(schema)])
-        #expect(killed.int64(0, 0) >= 1)
-        var statuses = [Int]()
-        for _ in 0..<10 { statuses.append(try await service.send(writer.read("/b/\(writer.bucket)/stats")).status) }
-        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 })
-        #expect(statuses.last == 200, "a broken connection is dropped and a fresh one opened")
-        let failed = try await service.send(try writer.upload([day("2026-01-01")]))
-        #expect(failed.status == 200 || failed.status == 503)
-        if failed.status == 503 {
-            #expect(failed.error == "the archive's database cannot be reached just now; try again shortly")
-            #expect(failed.header("retry-after") == "5")
+    @Test func aLostDatabaseAnswers503AndTheServiceRecovers() async throws {
+        // The store logs in as a role of its own, so the test can lock it out of the shared cluster.
+        let database = try PostgresTestDatabase()
+        let cluster = try #require(PostgresTestDatabase.clusterURL)
+        let admin = try PostgresConnection(url: cluster)
+        let role = database.schema + "_role"
+        try admin.execute("CREATE ROLE \(role) LOGIN; ALTER SCHEMA \(database.schema) OWNER TO \(role)")
+        defer { try? admin.execute("DROP OWNED BY \(role) CASCADE; DROP ROLE \(role)") }
+        let user = try #require(database.url.range(of: "://efferent@"))
+        let url = database.url.replacingCharacters(in: user, with: "://\(role)@")
+        let store = try PostgresArchiveStore(url: url, connections: 4)
+        let service = ArchiveService(store: store, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil))
+        let writer = StandInWriter()
+        #expect(service.respond(to: writer.claim()).status == 201)
+
+        // Every connection cut and no new one allowed, as while the database restarts.
+        try admin.execute("ALTER ROLE \(role) NOLOGIN")
+        let cut = try admin.query("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = $1::text", [.text(role)])
+        #expect(cut.int64(0, 0) >= 1)
+        for request in [writer.read("/b/\(writer.bucket)/stats"), try writer.upload([day("2026-01-01")])] {
+            let refused = service.respond(to: request)
+            #expect(refused.status == 503)
+            #expect(refused.error == "the archive's database cannot be reached just now; try again shortly")
+            #expect(refused.header("retry-after") == "5")
+        }
+
+        // Back again: the next requests are served on fresh connections.
+        try admin.execute("ALTER ROLE \(role) LOGIN")
+        #expect(service.respond(to: try writer.upload([day("2026-01-01")])).status == 200)
+        #expect(try store.stats(writer.bucket).days == 1)
+    }
+
+    @Test func aMalformedURLIsRefusedWithoutQuotingIt() throws {
+        for url in ["postgresql://efferent:hunter2@[::1/db", "postgresql://efferent:hun%zzter2@127.0.0.1/db"] {
+            do {
+                _ = try PostgresArchiveStore(url: url, connections: 1)
+                Issue.record("a malformed URL was accepted")
+            } catch {
+                let text = String(describing: error)
+                #expect(!text.contains("hunter2") && !text.contains("hun%zzter2"), "\(text)")
+                #expect(text.contains("the PostgreSQL URL cannot be read"))
+            }
+        }
+        // A well-formed URL to nowhere names the place, never the password.
+        do {
+            _ = try PostgresArchiveStore(url: "postgresql://efferent:hunter2@127.0.0.1:1/db", connections: 1)
+            Issue.record("a closed port was reached")
+        } catch {
+            #expect(!String(describing: error).contains("hunter2"))
+            #expect((error as? StoreError)?.isUnavailable == true)
         }
     }
 

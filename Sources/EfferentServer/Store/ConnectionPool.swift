@@ -15,14 +15,17 @@ final class ConnectionPool<Connection>: @unchecked Sendable {
     private let capacity: Int
     private let open: @Sendable () throws -> Connection
     private let isReusable: @Sendable (Connection) -> Bool
+    private let isAlive: @Sendable (Connection) -> Bool
 
-    /// `isReusable` is asked after each use; a connection it refuses (a broken one) is closed and
-    /// a fresh one opened when next needed.
+    /// `isReusable` is asked after each use and `isAlive` before an idle connection is handed out;
+    /// a connection either refuses (a broken one) is closed and a fresh one opened instead.
     init(capacity: Int, open: @escaping @Sendable () throws -> Connection,
-         isReusable: @escaping @Sendable (Connection) -> Bool = { _ in true }) {
+         isReusable: @escaping @Sendable (Connection) -> Bool = { _ in true },
+         isAlive: @escaping @Sendable (Connection) -> Bool = { _ in true }) {
         self.capacity = capacity
         self.open = open
         self.isReusable = isReusable
+        self.isAlive = isAlive
     }
 
     func use<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -34,9 +37,12 @@ final class ConnectionPool<Connection>: @unchecked Sendable {
     private func take() throws -> Connection {
         condition.lock()
         while idle.isEmpty && opened >= capacity { condition.wait() }
-        if let connection = idle.popLast() {
+        while let connection = idle.popLast() {
+            // Checked outside the lock; a dead one gives up its place and the search goes on.
             condition.unlock()
-            return connection
+            if isAlive(connection) { return connection }
+            condition.lock()
+            opened -= 1
         }
         opened += 1
         condition.unlock()

@@ -30,7 +30,8 @@ public final class PostgresArchiveStore: ArchiveStore {
         let first = try Self.connect(url)
         try Self.translating { try PostgresSchema.migrate(first, now: Self.milliseconds(Date())) }
         destination = first.destination
-        pool = ConnectionPool(capacity: max(1, connections), open: { try Self.connect(url) }, isReusable: { $0.isHealthy })
+        pool = ConnectionPool(capacity: max(1, connections), open: { try Self.connect(url) },
+                              isReusable: { $0.isHealthy }, isAlive: { $0.isAlive })
         requestCounter = PostgresRequestCounter(pool: pool)
     }
 

@@ -73,8 +73,9 @@ enum SQLiteSchema {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case newerSchema(Int)
     case cannotOpen(String)
-    /// The database is out of reach (a PostgreSQL server restarting, a network cut); the
-    /// transaction did not commit.
+    /// The database is out of reach (a PostgreSQL server restarting, a network cut). The
+    /// request's transaction did not commit, unless the connection was lost during the COMMIT
+    /// itself, which nobody can tell; every write is safe to repeat.
     case unavailable(String)
 
     public var isUnavailable: Bool {

@@ -7,8 +7,9 @@ import Foundation
 /// day with its upload time, every edit (waiting or answered), every invite, and the service
 /// tally. Readers' mirrors compare upload times, so keeping them means no mirror re-downloads.
 ///
-/// The source is read in one snapshot; the target is written in one transaction, so a failure
-/// part-way leaves it as empty as it was.
+/// The source is read in one snapshot (opening it may bring its schema up to date, nothing more);
+/// the target is locked and written in one transaction, so a failure part-way leaves it as empty
+/// as it was.
 public enum StoreMigration {
     public struct Summary: Sendable, Equatable, CustomStringConvertible {
         public var buckets = 0
@@ -37,13 +38,18 @@ public enum StoreMigration {
         }
     }
 
-    /// Days are sent this many to a statement.
+    /// Days are sent at most this many, and this many bytes, to a statement (PostgreSQL takes at
+    /// most 1 GiB in one message; a day may be 1 MiB).
     static let dayBatch = 256
+    static let batchBytes = 64 << 20
 
     public static func copy(from source: SQLiteArchiveStore, to target: PostgresArchiveStore,
                             progress: (Summary) -> Void = { _ in }) throws -> Summary {
         try source.read { sqlite in
             try target.write { pg in
+                // No service process may claim, upload or count anything here until the copy
+                // commits: the empty check and the tally below must stay true.
+                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally IN EXCLUSIVE MODE")
                 let occupied = try pg.query("""
                     SELECT (SELECT count(*) FROM bucket) + (SELECT count(*) FROM invite) + (SELECT count(*) FROM day)
                          + (SELECT count(*) FROM edit) + (SELECT bytes FROM tally WHERE name = 'service')
@@ -62,6 +68,7 @@ public enum StoreMigration {
 
                 let days = try sqlite.statement("SELECT bucket, day, uploaded, sealed FROM day ORDER BY bucket, day")
                 var batch: (buckets: [String], days: [String], uploaded: [Int64], sealed: [ArraySlice<UInt8>]) = ([], [], [], [])
+                var pendingBytes = 0
                 func flush() throws {
                     guard !batch.days.isEmpty else { return }
                     _ = try pg.query("""
@@ -69,6 +76,7 @@ public enum StoreMigration {
                         SELECT b, d, octet_length(s), u, s FROM unnest($1::text[], $2::text[], $3::int8[], $4::bytea[]) AS x(b, d, u, s)
                         """, [.textArray(batch.buckets), .textArray(batch.days), .integerArray(batch.uploaded), .bytesArray(batch.sealed)])
                     batch = ([], [], [], [])
+                    pendingBytes = 0
                     progress(summary)
                 }
                 while try days.step() {
@@ -79,7 +87,8 @@ public enum StoreMigration {
                     batch.sealed.append(sealed[...])
                     summary.days += 1
                     summary.dayBytes += Int64(sealed.count)
-                    if batch.days.count == dayBatch { try flush() }
+                    pendingBytes += sealed.count
+                    if batch.days.count == dayBatch || pendingBytes >= Self.batchBytes { try flush() }
                 }
                 try flush()
 
@@ -108,7 +117,10 @@ public enum StoreMigration {
                 // The same counts on both sides, or nothing commits.
                 let before = try SQLiteArchiveStore.serviceStats(sqlite)
                 let after = try PostgresArchiveStore.serviceStats(pg)
-                guard before == after else { throw Failure.mismatch(source: before, target: after) }
+                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite)")
+                guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites) else {
+                    throw Failure.mismatch(source: before, target: after)
+                }
                 return summary
             }
         }
