@@ -78,7 +78,10 @@ start_postgres() {
     local bin port run=() durability="-c fsync=off -c synchronous_commit=off"
     [ "${1:-}" = durable ] && durability="-c synchronous_commit=off"
     bin="$(postgres_bin)"
-    EFFERENT_PG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/efferent-pg.XXXXXX")"
+    # Under /tmp when root: the `postgres` user must be able to reach it, which $TMPDIR may not allow.
+    local parent="${TMPDIR:-/tmp}"
+    [ "$(id -u)" -eq 0 ] && parent=/tmp
+    EFFERENT_PG_DIR="$(mktemp -d "$parent/efferent-pg.XXXXXX")"
     export EFFERENT_PG_DIR
     # initdb refuses to run as root; the Debian package's `postgres` user owns the cluster then.
     if [ "$(id -u)" -eq 0 ]; then
