@@ -256,7 +256,7 @@ struct PostgresTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(printed.contains("1 archives, 31 days"), "\(printed)")
+        #expect(printed.contains("copied 1 archive, 31 days"), "\(printed)")
 
         let target = try PostgresArchiveStore(url: database.url, connections: 2)
         #expect(try target.serviceStats() == sqlite.serviceStats())

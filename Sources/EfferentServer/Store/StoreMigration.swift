@@ -20,7 +20,9 @@ public enum StoreMigration {
         public var taken: Int64 = 0
 
         public var description: String {
-            "\(buckets) archives, \(days) days (\(dayBytes) bytes), \(edits) edits, \(invites) invites, \(taken) bytes taken"
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            return "\(count(buckets, "archive")), \(count(days, "day")) (\(dayBytes) bytes), \(count(edits, "edit")), "
+                + "\(count(invites, "invite")), \(taken) bytes taken"
         }
     }
 
