@@ -45,6 +45,10 @@ struct Status: Subcommand {
         print("parked   \(parked.count) days" + (parked.isEmpty ? "" : ": " + parked.prefix(10).map(\.description).joined(separator: ", ")))
         print("uploaded \(try when("upload.lastAt"))")
         print("checked  \(try when("reconcile.lastAt"))")
+        // Agents' edits waiting for this phone (asked only when the service answered above).
+        if stats != nil, let waiting = try? await context.client().edits(readKey: context.reading.readKey) {
+            print("edits    \(waiting.count) waiting on the service" + (waiting.isEmpty ? "" : "; push or apply takes them in"))
+        }
         return 0
     }
 }

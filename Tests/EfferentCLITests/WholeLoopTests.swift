@@ -119,10 +119,13 @@ import Glibc
         #expect(wrote.status == 0 && wrote.stdout.hasPrefix("queued edit "), "\(wrote.stderr)")
         let pending = try agent.run(["edits"])
         #expect(pending.stdout.split(separator: "\n").count == 2 && pending.stdout.contains("pending"), "\(pending.stdout)")
+        let waiting = try owner.run(["status"])
+        #expect(waiting.stdout.contains("edits    2 waiting on the service; push or apply takes them in"), "\(waiting.stdout)")
 
         let pushed = try owner.run(["push"])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(pushed.stdout.components(separatedBy: ": applied 1").count == 3, "\(pushed.stdout)")
+        #expect(try owner.run(["status"]).stdout.contains("edits    0 waiting on the service\n"))
         let listed = try agent.run(["edits", "--all"])
         #expect(listed.stdout.components(separatedBy: "applied 1, failed 0").count == 3, "\(listed.stdout)")
 
