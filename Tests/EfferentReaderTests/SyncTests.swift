@@ -68,6 +68,40 @@ import Testing
         #expect(try harness.mirror().days == Self.days)
     }
 
+    /// Takes one day out of every range answer, like a service that lists a day it then fails to return.
+    final class DropsADay: HTTPTransport, @unchecked Sendable {
+        let inner: URLSessionTransport
+        let dropped: CalendarDay
+        init(endpoint: String, dropping day: CalendarDay) {
+            inner = URLSessionTransport(endpoint: endpoint)
+            dropped = day
+        }
+        func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
+            var response = try await inner.send(request)
+            guard request.target.contains("/d?"), response.status == 200,
+                  let days = try? Frame.unpack(response.body, allowingEmpty: true), days.contains(where: { $0.day == dropped }) else {
+                return response
+            }
+            response.body = (try? Frame.pack(days.filter { $0.day != dropped })) ?? []
+            return response
+        }
+    }
+
+    @Test func aListedDayTheRangeLeavesOutIsNamedAndTheRestIsKept() async throws {
+        let harness = try await ReaderHarness()
+        let ten = Array(Self.days.prefix(10))
+        try await harness.upload(ten.map { ($0, ReaderHarness.handBody($0, steps: 1)) })
+        let mirror = try harness.mirror()
+        await #expect(throws: MirrorError.notReturned(ten[3])) {
+            try await harness.syncer(mirror, transport: DropsADay(endpoint: harness.endpoint, dropping: ten[3])).run()
+        }
+        let kept = try harness.mirror()
+        #expect(kept.days == ten.filter { $0 != ten[3] }, "the days that came are kept")
+        let rerun = try await harness.syncer(kept).run()
+        #expect(rerun.fetched == 1 && rerun.requests == 1, "the next sync asks only for the day that was missing")
+        #expect(try harness.mirror().days == ten)
+    }
+
     @Test func aDayThatDoesNotOpenIsNamedAndNotMirrored() async throws {
         let harness = try await ReaderHarness()
         try await harness.upload(Self.days.prefix(5).map { ($0, ReaderHarness.handBody($0, steps: 1)) })
