@@ -28,6 +28,13 @@ public enum ISOInstant {
         return day.startUnixSeconds + hour * 3600 + minute * 60 + second
     }
 
+    /// Appends `seconds`' text as a JSON string, quotes included, with no String in between.
+    public static func writeString(_ seconds: Int64, into writer: inout JSONWriter) {
+        writer.raw(byte: UInt8(ascii: "\""))
+        write(seconds, into: &writer)
+        writer.raw(byte: UInt8(ascii: "\""))
+    }
+
     /// Appends the 20 bytes of `seconds`' text, without quotes.
     static func write(_ seconds: Int64, into writer: inout JSONWriter) {
         let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)

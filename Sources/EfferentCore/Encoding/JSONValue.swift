@@ -108,6 +108,17 @@ public struct JSONWriter {
     /// everything else (including `/` and non-ASCII) as raw UTF-8.
     public mutating func string(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole rather than a byte at a time.
+        var text = s
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw("\\\"")

@@ -20,22 +20,31 @@ public struct MirrorSource: EventSource {
         var out = [ArchiveEvent]()
         for day in mirror.days where day >= from && day <= through {
             guard let bytes = try mirror.body(day) else { continue }
-            out += try Self.events(of: bytes, day: day, metric: metric)
+            try Self.appendEvents(of: bytes, day: day, metric: metric, to: &out)
         }
         return out
     }
 
     /// A day body's events: layout 2 expanded with ids (§3.2), layout 1 lines read as events.
     public static func events(of bytes: [UInt8], day: CalendarDay, metric: String? = nil) throws -> [ArchiveEvent] {
+        var out = [ArchiveEvent]()
+        try appendEvents(of: bytes, day: day, metric: metric, to: &out)
+        return out
+    }
+
+    /// `events(of:)` appended straight to `out`, with no array of the day's events in between.
+    static func appendEvents(of bytes: [UInt8], day: CalendarDay, metric: String?, to out: inout [ArchiveEvent]) throws {
         let decoded: DecodedDay
         do { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
         switch decoded {
         case let .columnar(columns):
-            return columns.expandedEvents(metric: metric).map { ArchiveEvent(day: day, timeZone: columns.timeZone, id: $0.id, event: $0.event) }
+            for expanded in columns.expandedEvents(metric: metric) {
+                out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
+            }
         case .lines:
             let objects: [[String: JSONValue]]
             do { objects = try decoded.lineObjects() } catch { throw MirrorError.unreadableDay(day, error.description) }
-            return objects.compactMap { LegacyLine.event($0, day: day) }.filter { metric == nil || $0.event.metric == metric }
+            out += objects.compactMap { LegacyLine.event($0, day: day) }.filter { metric == nil || $0.event.metric == metric }
         }
     }
 }

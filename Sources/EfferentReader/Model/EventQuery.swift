@@ -50,14 +50,12 @@ public struct EventQuery: Sendable, Equatable {
 
     public func run(_ source: EventSource) throws -> [ArchiveEvent] {
         var bounds = [String: (Int64, Int64)]()
-        var matched = [ArchiveEvent]()
-        let candidates = try metric.map { try source.events(from: fetchFrom, through: fetchThrough, metric: $0) }
+        // Filtered in place: a decade of readings is not copied a second time.
+        var events = try metric.map { try source.events(from: fetchFrom, through: fetchThrough, metric: $0) }
             ?? source.events(from: fetchFrom, through: fetchThrough)
-        for item in candidates where matches(item, bounds: &bounds) {
-            matched.append(item)
-            if let limit, matched.count >= limit { break }
-        }
-        return matched
+        events.removeAll { !matches($0, bounds: &bounds) }
+        if let limit, events.count > limit { events.removeSubrange(limit...) }
+        return events
     }
 }
 
@@ -73,7 +71,7 @@ extension ArchiveEvent {
         writer.raw("\",")
         if let duration = event.duration { writer.raw("\"duration\":"); try? writer.number(duration); writer.raw(byte: UInt8(ascii: ",")) }
         writer.raw("\"end\":")
-        writer.string(ISOInstant.text(event.end))
+        ISOInstant.writeString(event.end, into: &writer)
         writer.raw(",\"id\":")
         writer.string(id)
         writer.raw(",\"metric\":")
@@ -81,7 +79,7 @@ extension ArchiveEvent {
         if let source = event.source { writer.raw(",\"source\":"); writer.string(source) }
         if let stage = event.stage { writer.raw(",\"stage\":"); writer.string(stage) }
         writer.raw(",\"start\":")
-        writer.string(ISOInstant.text(event.start))
+        ISOInstant.writeString(event.start, into: &writer)
         if let unit = event.unit { writer.raw(",\"unit\":"); writer.string(unit) }
         writer.raw(",\"v\":1")
         if let value = event.value { writer.raw(",\"value\":"); try? writer.number(value) }
