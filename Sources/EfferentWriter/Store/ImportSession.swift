@@ -133,7 +133,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
                 """)
-            let touch = try db.statement("UPDATE record SET seen = ? WHERE id = ?")
+            let touch = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
             var touched = Set<String>()
             var lastTouched = ""
             for entry in pending {
@@ -163,7 +163,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                     }
                     if let spill = entry.spillDay { touched.insert(spill) }
                 } else {
-                    try touch.run([.integer(run), .integer(entry.id)])
+                    try touch.run([.integer(run), .integer(Int64(entry.record.start.rounded(.down))), .integer(entry.id)])
                 }
             }
             let summary = try db.statement("""

@@ -52,12 +52,10 @@ extension SourceStore {
 
     private func apply(_ item: EditItem, index: Int, edit: EditName, at: Double) throws {
         let recordID = Self.recordID(agentID: item.id)
-        let origin = try db.statement("SELECT origin FROM record WHERE id = ?").first([.integer(recordID)]) { $0.int64(0) }
-        // Only what an agent wrote can be replaced or removed.
-        if let origin, origin != 1 { throw AgentItemRefusal(code: .healthRefused) }
+        let agentRecord = try db.statement("SELECT 1 FROM record WHERE id = ? AND origin = 1").first([.integer(recordID)]) { _ in true } ?? false
         switch item {
         case .delete:
-            guard origin != nil else {
+            guard agentRecord else {
                 // §8: notFound is a delete of an id never written; one already deleted is done.
                 let written = try db.statement("SELECT 1 FROM written WHERE agent_id = ?").first([.text(item.id)]) { _ in true } ?? false
                 if written { return }
@@ -67,11 +65,17 @@ extension SourceStore {
             try displace(recordID, seq: seq)
         case let .put(put):
             guard let target = MetricMapping.byMetric[put.metric] else { throw AgentItemRefusal(code: .unknownMetric) }
+            // Only what an agent wrote can be replaced: an imported record under the same identity
+            // (a 64-bit collision, in practice never) is Health's.
+            if try db.statement("SELECT 1 FROM record WHERE start = ? AND id = ? AND origin = 0")
+                .first([.integer(put.start), .integer(recordID)], { _ in true }) ?? false {
+                throw AgentItemRefusal(code: .healthRefused)
+            }
             let version = (try db.statement("SELECT version FROM written WHERE agent_id = ?").first([.text(put.id)]) { $0.int64(0) } ?? 0) + 1
             try db.statement("INSERT INTO written (agent_id, version) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET version = excluded.version")
                 .run([.text(put.id), .integer(version)])
             let seq = try journal(edit: edit, index: index, at: at, op: "put", agentID: put.id, added: recordID, put: put, version: version)
-            if origin != nil { try displace(recordID, seq: seq) }
+            if agentRecord { try displace(recordID, seq: seq) }
             let day = zone.day(of: Double(put.start))
             try db.statement("""
                 INSERT INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
@@ -106,17 +110,17 @@ extension SourceStore {
         return db.lastInsertRowID
     }
 
-    /// Moves the record under `recordID` into the journal's keeping for entry `seq`, marking its days.
+    /// Moves the agent's record under `recordID` into the journal's keeping for entry `seq`, marking its days.
     private func displace(_ recordID: Int64, seq: Int64) throws {
         try db.statement("""
             INSERT INTO edit_displaced SELECT ?, rid, id, metric, total, source, device, start, end, value, unit, stage, activity,
-                duration, day, origin, seen FROM record WHERE id = ?
+                duration, day, origin, seen FROM record WHERE id = ? AND origin = 1
             """).run([.integer(seq), .integer(recordID)])
-        if let old = try db.statement("SELECT day, end FROM record WHERE id = ?").first([.integer(recordID)], { ($0.text(0), $0.int64(1)) }),
+        if let old = try db.statement("SELECT day, end FROM record WHERE id = ? AND origin = 1").first([.integer(recordID)], { ($0.text(0), $0.int64(1)) }),
            let day = CalendarDay(old.0) {
             try mark(span(day, old.1))
         }
-        try db.statement("DELETE FROM record WHERE id = ?").run([.integer(recordID)])
+        try db.statement("DELETE FROM record WHERE id = ? AND origin = 1").run([.integer(recordID)])
     }
 
     // MARK: Undo

@@ -126,6 +126,39 @@ enum WriterSchema {
             seen INTEGER NOT NULL
         );
         """),
+        (3, """
+        -- Record identity is looked up by (start, id) rather than by id alone. An export lists
+        -- each type in time order, so a batch of inserts now lands on a narrow run of index pages;
+        -- keyed by the random id alone, every batch rewrote nearly the whole index, and a decade
+        -- import wrote 7.4 GB for a 400 MB store. The id still names one record (it hashes the
+        -- start among the rest, decision A.6); agents' records are found by id alone, among
+        -- their own few. Rows keep their rid, so days keep their order.
+        CREATE TABLE record_v3 (
+            rid INTEGER PRIMARY KEY,
+            id INTEGER NOT NULL,
+            metric TEXT NOT NULL,
+            total INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            device TEXT,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            value REAL,
+            unit TEXT,
+            stage TEXT,
+            activity TEXT,
+            duration REAL,
+            day TEXT NOT NULL,
+            origin INTEGER NOT NULL,
+            seen INTEGER NOT NULL
+        );
+        INSERT INTO record_v3 SELECT rid, id, metric, total, source, device, start, end, value, unit, stage, activity, duration,
+            day, origin, seen FROM record;
+        DROP TABLE record;
+        ALTER TABLE record_v3 RENAME TO record;
+        CREATE INDEX record_day ON record (day);
+        CREATE UNIQUE INDEX record_identity ON record (start, id);
+        CREATE UNIQUE INDEX record_agent ON record (id) WHERE origin = 1;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

@@ -1,0 +1,68 @@
+import EfferentBindings
+import EfferentClient
+import EfferentCore
+import EfferentExportGenerator
+import Foundation
+import Testing
+@testable import EfferentWriter
+
+/// The source store's migrations carry a store written by an older version forward unchanged.
+@Suite struct WriterSchemaTests {
+    /// Migration 3 re-keys record identity by (start, id). A store at schema 2, holding a real
+    /// import and an agent's record, keeps every row under its rid; re-importing the same export
+    /// then finds every record already here, and the agent's record is still found by its id.
+    @Test func aSchemaTwoStoreMovesToThreeKeepingEveryRecord() throws {
+        let directory = NSTemporaryDirectory() + "efferent-schema-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let zone = try #require(ZoneCalendar(identifier: "Europe/Paris"))
+        let export = URL(fileURLWithPath: directory + "/export.zip")
+        _ = try ExportGenerator(options: ExportOptions(years: 1, seed: 5, days: 40)).writeZip(to: export)
+
+        // Today's import, copied row for row into a store built with migrations 1 and 2 only.
+        let current = try SourceStore(path: directory + "/current.sqlite", zone: zone)
+        let session = try current.beginImport(source: "export.zip", format: "apple-zip", full: true)
+        _ = try ExportImporter.read(export, into: session)
+        try session.finish()
+        let rows = "SELECT rid, id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen FROM record"
+        let old = try SQLiteConnection(path: directory + "/old.sqlite")
+        try old.execute("CREATE TABLE migration (version INTEGER PRIMARY KEY, applied REAL NOT NULL)")
+        for (version, sql) in WriterSchema.migrations where version <= 2 {
+            try old.execute(sql)
+            try old.execute("INSERT INTO migration (version, applied) VALUES (\(version), 0)")
+        }
+        try old.execute("ATTACH DATABASE '\(directory)/current.sqlite' AS current")
+        try old.execute("INSERT INTO record \(rows.replacingOccurrences(of: "FROM record", with: "FROM current.record"))")
+        try old.execute("INSERT INTO import_run SELECT * FROM current.import_run")
+        // An agent's record, as an applied edit left it.
+        let agentID = SourceStore.recordID(agentID: "agent:meal:lunch")
+        try old.execute("""
+            INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
+            VALUES (\(agentID), 'dietaryEnergy', 1, 'Efferent', 1700000000, 1700000000, 650, 'kcal', '2023-11-14', 1, 0)
+            """)
+        try old.execute("INSERT INTO written (agent_id, version) VALUES ('agent:meal:lunch', 1)")
+        try old.execute("DETACH DATABASE current")
+        let before = try old.statement(rows + " ORDER BY rid").rows { row in (0..<16).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) } }
+        #expect(before.count > 1000)
+
+        let migrated = try SourceStore(path: directory + "/old.sqlite", zone: zone)
+        let after = try migrated.db.statement(rows + " ORDER BY rid").rows { row in (0..<16).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) } }
+        #expect(after == before, "every record, under its own rid")
+        let indexes = try migrated.db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' ORDER BY name")
+            .rows { $0.text(0) }
+        #expect(indexes == ["record_agent", "record_day", "record_identity"])
+        #expect(try migrated.db.statement("SELECT max(version) FROM migration").first { $0.int64(0) } == 3)
+
+        let again = try migrated.beginImport(source: "export.zip", format: "apple-zip", full: true)
+        _ = try ExportImporter.read(export, into: again)
+        try again.finish()
+        #expect(again.added == 0 && again.removed == 0 && again.seen == before.count - 1, "every imported record already here")
+        #expect(try migrated.db.statement("SELECT count(*) FROM record").first { $0.int64(0) } == Int64(before.count))
+
+        // The agent's record is found by its id: a delete of it is applied, not notFound.
+        let outcome = try migrated.apply([.delete(id: "agent:meal:lunch")], edit: EditName(milliseconds: 1_000),
+                                         digest: [UInt8](repeating: 1, count: 32), now: Date())
+        #expect(outcome.applied == 1 && outcome.failed.isEmpty)
+        #expect(try migrated.db.statement("SELECT count(*) FROM record WHERE origin = 1").first { $0.int64(0) } == 0)
+    }
+}
