@@ -300,6 +300,15 @@ def test_canonical_ordering():
     assert b'"activity":["37"],"bucket"' not in body and b'"duration":[6]' in body
 
 
+@pytest.mark.parametrize("value, text", [
+    (842.0, "842"), (-0.0, "0"), (1e17, "100000000000000000"), (9.1e18, "9100000000000000000"),
+    (9.3e18, "9.3e+18"), (1e19, "1e+19"), (0.5, "0.5"),
+])
+def test_integral_numbers_are_integers_within_int64(value, text):
+    """The same cut as the Swift writer (A.5): digits below 9.2e18, shortest text beyond."""
+    assert er.canonical_json(er.canonical_number(value, "value")).decode() == text
+
+
 def test_encoder_refusals():
     with pytest.raises(er.EfferentError, match="no column for"):
         er.encode_day([{"metric": "x", "start": 0, "end": 0, "colour": "red"}])

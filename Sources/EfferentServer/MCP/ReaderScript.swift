@@ -457,13 +457,16 @@ def _layout1(text: str) -> list[dict]:
 
 
 def canonical_number(x, what: str):
-    """A.5: an integral number is written as an integer, any other as its shortest text."""
+    """A.5: an integral number is written as an integer, any other as its shortest text.
+
+    Integers are written up to 9.2e18 in magnitude, as the Swift writer does (Int64's range);
+    beyond that Python's shortest text ("1e+19") is also Swift's."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise EfferentError(f"{what} is not a number")
     if isinstance(x, float):
         if not math.isfinite(x):
             raise EfferentError(f"{what} is not a finite number")
-        if x.is_integer() and abs(x) < 1e17:
+        if x.is_integer() and abs(x) < 9.2e18:
             return int(x)
     return x
 
