@@ -45,9 +45,15 @@ enum LoopBench {
         let sync = try await Child.run("efferent", ["sync"], home: work + "/laptop")
         let again = try await Child.run("efferent", ["sync"], home: work + "/laptop")
         let first = truths["firstDate"]?.stringValue ?? "2015-06-15", last = truths["lastDate"]?.stringValue ?? "2025-06-14"
-        let query = try await Child.run("efferent", ["query", "--metric", "heartRate", "--since", first, "--until", last], home: work + "/laptop", quiet: true)
-        let sleep = try await Child.run("efferent", ["sleep", "--since", first, "--until", last, "--format", "json", "--offline"],
-                                  home: work + "/laptop", quiet: true)
+        // Answers are timed three times and the median kept: the first run after a sync meets a page
+        // cache still writing the mirror's files back.
+        let query = try await Child.median(3) {
+            try await Child.run("efferent", ["query", "--metric", "heartRate", "--since", first, "--until", last], home: work + "/laptop", quiet: true)
+        }
+        let sleep = try await Child.median(3) {
+            try await Child.run("efferent", ["sleep", "--since", first, "--until", last, "--format", "json", "--offline"],
+                                home: work + "/laptop", quiet: true)
+        }
 
         // Reference for sync: the same days fetched one plain GET each, sequentially.
         let reading = try Profile(directory: work + "/laptop").readingKey()
@@ -74,9 +80,9 @@ enum LoopBench {
                     goal: "≤ 3 s, ≤ 45 requests")
         print("    \(sync.output.trimmed)")
         Measure.row("sync with nothing changed", Measure.format(again.seconds, "s", digits: 2), again.output.trimmed, ratio: nil, goal: "one listing walk")
-        Measure.row("query --metric heartRate, decade", Measure.format(query.seconds, "s", digits: 2),
+        Measure.row("query --metric heartRate, decade (median of 3)", Measure.format(query.seconds, "s", digits: 2),
                     "\(truths["recordCounts"]?["heartRate"]?.integerValue ?? 0) readings", ratio: nil, goal: "≤ 1 s")
-        Measure.row("sleep over the decade", Measure.format(sleep.seconds, "s", digits: 2), "", ratio: nil, goal: "")
+        Measure.row("sleep over the decade (median of 3)", Measure.format(sleep.seconds, "s", digits: 2), "", ratio: nil, goal: "")
     }
 
     static func plainDays(url: String, reading: ReadingKey) throws -> [String] {
@@ -109,6 +115,13 @@ struct Child {
     let seconds: Double
     let output: String
     let peakMiB: Double
+
+    /// The run with the median time of `runs`.
+    static func median(_ runs: Int, _ body: () async throws -> Child) async throws -> Child {
+        var all = [Child]()
+        for _ in 0..<runs { all.append(try await body()) }
+        return all.sorted { $0.seconds < $1.seconds }[runs / 2]
+    }
 
     static func run(_ tool: String, _ arguments: [String], home: String, quiet: Bool = false) async throws -> Child {
         let process = Process()
