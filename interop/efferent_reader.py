@@ -454,9 +454,13 @@ def canonical_number(x, what: str):
     """A.5: an integral number is written as an integer, any other as its shortest text.
 
     Integers are written up to 9.2e18 in magnitude, as the Swift writer does (Int64's range);
-    beyond that Python's shortest text ("1e+19") is also Swift's."""
+    beyond that Python's shortest text ("1e+19") is also Swift's. An integer too large for a
+    Double to hold exactly goes through a Double first, as it does in Swift."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise EfferentError(f"{what} is not a number")
+    if isinstance(x, int) and abs(x) > 2**53:
+        # Swift reads every JSON number as a Double: a larger integer is written as that Double is.
+        x = float(x)
     if isinstance(x, float):
         if not math.isfinite(x):
             raise EfferentError(f"{what} is not a finite number")

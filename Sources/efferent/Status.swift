@@ -46,8 +46,12 @@ struct Status: Subcommand {
         print("uploaded \(try when("upload.lastAt"))")
         print("checked  \(try when("reconcile.lastAt"))")
         // Agents' edits waiting for this phone (asked only when the service answered above).
-        if stats != nil, let waiting = try? await context.client().edits(readKey: context.reading.readKey) {
-            print("edits    \(waiting.count) waiting on the service" + (waiting.isEmpty ? "" : "; push or apply takes them in"))
+        if stats != nil {
+            if let waiting = try? await context.client().edits(readKey: context.reading.readKey) {
+                print("edits    \(waiting.count) waiting on the service" + (waiting.isEmpty ? "" : "; push or apply takes them in"))
+            } else {
+                print("edits    unknown just now (the service did not list them)")
+            }
         }
         return 0
     }

@@ -59,9 +59,21 @@ import Testing
         #expect(again.added == 0 && again.removed == 0 && again.seen == before.count - 1, "every imported record already here")
         #expect(try migrated.db.statement("SELECT count(*) FROM record").first { $0.int64(0) } == Int64(before.count))
 
-        // The agent's record is found by its id: a delete of it is applied, not notFound.
-        let outcome = try migrated.apply([.delete(id: "agent:meal:lunch")], edit: EditName(milliseconds: 1_000),
-                                         digest: [UInt8](repeating: 1, count: 32), now: Date())
+        // The agent's record is found by its id: a put replaces it, an undo brings it back, and a
+        // delete removes it (applied, not notFound).
+        func agentValue() throws -> Double? {
+            try migrated.db.statement("SELECT value FROM record WHERE origin = 1").first { $0.double(0) }
+        }
+        let put = EditItem.put(EditItem.Put(id: "agent:meal:lunch", metric: "dietaryEnergy", start: 1_700_000_000, end: 1_700_000_000,
+                                            value: 700, unit: "kcal", stage: nil))
+        let putName = EditName(milliseconds: 1_000)
+        let replaced = try migrated.apply([put], edit: putName, digest: [UInt8](repeating: 1, count: 32), now: Date())
+        #expect(replaced.applied == 1 && replaced.failed.isEmpty)
+        #expect(try agentValue() == 700)
+        _ = try migrated.undo(edit: putName, now: Date())
+        #expect(try agentValue() == 650, "the record from before the migration is back")
+        let outcome = try migrated.apply([.delete(id: "agent:meal:lunch")], edit: EditName(milliseconds: 2_000),
+                                         digest: [UInt8](repeating: 2, count: 32), now: Date())
         #expect(outcome.applied == 1 && outcome.failed.isEmpty)
         #expect(try migrated.db.statement("SELECT count(*) FROM record WHERE origin = 1").first { $0.int64(0) } == 0)
     }

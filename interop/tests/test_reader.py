@@ -303,6 +303,7 @@ def test_canonical_ordering():
 @pytest.mark.parametrize("value, text", [
     (842.0, "842"), (-0.0, "0"), (1e17, "100000000000000000"), (9.1e18, "9100000000000000000"),
     (9.3e18, "9.3e+18"), (1e19, "1e+19"), (0.5, "0.5"),
+    (9007199254740993, "9007199254740992"), (10**20, "1e+20"), (-842, "-842"),
 ])
 def test_integral_numbers_are_integers_within_int64(value, text):
     """The same cut as the Swift writer (A.5): digits below 9.2e18, shortest text beyond."""

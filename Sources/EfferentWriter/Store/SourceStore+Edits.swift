@@ -212,8 +212,8 @@ extension SourceStore {
     }
 }
 
-/// An item the store refuses for a reason beyond §8's item rules (an id an import owns, a
-/// delete of an id never written).
+/// An item the store refuses for a reason beyond §8's item rules (a put whose identity, start
+/// included, an imported record holds; a delete of an id never written).
 struct AgentItemRefusal: Error {
     let code: OutcomeCode
 }

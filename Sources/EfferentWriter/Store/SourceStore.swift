@@ -15,8 +15,11 @@ public final class SourceStore {
 
     public init(path: String, zone: ZoneCalendar) throws {
         db = try SQLiteConnection(path: path)
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;")
+        // Migrations sort whole indexes (migration 3 rebuilds the record table): their temporary
+        // files stay on disk, so a decade's upgrade does not hold half a gigabyte in memory.
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;")
         try WriterSchema.migrate(db, now: Date().timeIntervalSince1970)
+        try db.execute("PRAGMA temp_store=MEMORY")
         self.zone = zone
     }
 
