@@ -59,7 +59,9 @@ public final class PostgresConnection {
         guard let raw else { throw PostgresError(sqlState: nil, message: "out of memory", context: "connecting") }
         guard PQstatus(raw) == CONNECTION_OK else {
             var message = Self.firstLine(String(cString: PQerrorMessage(raw)))
-            if let password, !password.isEmpty { message = message.replacingOccurrences(of: password, with: "…") }
+            // libpq's connection errors do not quote the password; should one ever, it is cut out
+            // (a very short one would cut up the sentence instead, and says little on its own).
+            if let password, password.count >= 4 { message = message.replacingOccurrences(of: password, with: "…") }
             PQfinish(raw)
             throw PostgresError(sqlState: nil, message: message, context: "connecting", connectionLost: true)
         }
