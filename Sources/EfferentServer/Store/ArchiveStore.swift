@@ -57,6 +57,18 @@ public protocol ArchiveStore: Sendable {
     func removeBucket(_ id: BucketID) throws -> Bool
 }
 
+/// What every store writes and reads the same way.
+extension ArchiveStore {
+    /// Milliseconds since 1970, floored: the unit of every stored time.
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A stored `YYYY-MM-DD`, or a refusal naming the damage.
+    static func day(_ text: String) throws -> CalendarDay {
+        guard let day = CalendarDay(text) else { throw StoreError.cannotOpen("a stored day is not a date") }
+        return day
+    }
+}
+
 public struct BucketRecord: Sendable, Equatable {
     public let id: BucketID
     public let writer: Ed25519PublicKey

@@ -365,15 +365,6 @@ public final class PostgresArchiveStore: ArchiveStore {
             return try db.query("DELETE FROM bucket WHERE id = $1::text", [.text(id.rawValue)]).affected == 1
         }
     }
-
-    // MARK: Helpers
-
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    static func day(_ text: String) throws -> CalendarDay {
-        guard let day = CalendarDay(text) else { throw StoreError.cannotOpen("a stored day is not a date") }
-        return day
-    }
 }
 
 /// Rate-limit counts in the database, shared by every process serving it: one upsert per request,

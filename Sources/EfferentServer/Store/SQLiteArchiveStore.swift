@@ -326,15 +326,6 @@ public final class SQLiteArchiveStore: ArchiveStore {
             return db.changes == 1
         }
     }
-
-    // MARK: Helpers
-
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    static func day(_ text: String) throws -> CalendarDay {
-        guard let day = CalendarDay(text) else { throw StoreError.cannotOpen("a stored day is not a date") }
-        return day
-    }
 }
 
 /// One SQLite connection and the lock that gives it one owner at a time.
