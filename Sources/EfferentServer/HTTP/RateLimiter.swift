@@ -54,7 +54,7 @@ final class MemoryRequestCounter: RequestCounter {
     }
 
     private let windows = Mutex<[String: Window]>([:])
-    private let lastSweep = Atomic<Int64>(0)
+    private let sweeps = MinuteGate()
 
     func count(_ key: String, minute: Int64) -> Int {
         let count = windows.withLock { windows -> Int in
@@ -64,14 +64,21 @@ final class MemoryRequestCounter: RequestCounter {
             windows[key] = window
             return window.count
         }
-        sweep(olderThan: minute)
+        // Windows from earlier minutes are dropped once a minute, so memory stays bounded.
+        if sweeps.opens(for: minute) {
+            windows.withLock { windows in windows = windows.filter { $0.value.start >= minute } }
+        }
         return count
     }
+}
 
-    /// Drops windows from earlier minutes, at most once a minute, so memory stays bounded.
-    private func sweep(olderThan minute: Int64) {
-        let previous = lastSweep.load(ordering: .relaxed)
-        guard previous < minute, lastSweep.compareExchange(expected: previous, desired: minute, ordering: .relaxed).exchanged else { return }
-        windows.withLock { windows in windows = windows.filter { $0.value.start >= minute } }
+/// Lets one caller through per new minute, whichever thread asks first: the request counters'
+/// sweep of old counts.
+final class MinuteGate: Sendable {
+    private let last = Atomic<Int64>(0)
+
+    func opens(for minute: Int64) -> Bool {
+        let previous = last.load(ordering: .relaxed)
+        return previous < minute && last.compareExchange(expected: previous, desired: minute, ordering: .relaxed).exchanged
     }
 }

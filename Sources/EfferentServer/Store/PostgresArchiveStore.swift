@@ -1,7 +1,6 @@
 import EfferentBindings
 import EfferentCore
 import Foundation
-import Synchronization
 
 /// The store for operators who run several service processes, on several machines, against one
 /// PostgreSQL database (https://www.postgresql.org/docs/current/).
@@ -371,7 +370,7 @@ public final class PostgresArchiveStore: ArchiveStore {
 /// and a sweep of earlier minutes at most once a minute per process.
 final class PostgresRequestCounter: RequestCounter {
     private let pool: ConnectionPool<PostgresConnection>
-    private let lastSweep = Atomic<Int64>(0)
+    private let sweeps = MinuteGate()
 
     init(pool: ConnectionPool<PostgresConnection>) { self.pool = pool }
 
@@ -386,8 +385,7 @@ final class PostgresRequestCounter: RequestCounter {
                 RETURNING count
                 """, [.text(key), .integer(minute)]).int64(0, 0))
         }
-        let previous = lastSweep.load(ordering: .relaxed)
-        if previous < minute, lastSweep.compareExchange(expected: previous, desired: minute, ordering: .relaxed).exchanged {
+        if sweeps.opens(for: minute) {
             _ = try? PostgresArchiveStore.use(pool) { db in try db.query("DELETE FROM request_count WHERE minute < $1::int8", [.integer(minute - 60)]) }
         }
         return count
