@@ -246,17 +246,10 @@ struct PostgresTests {
         #expect(try await source.send(try writer.postEdit(EditQueueTests.meal)).status == 201)
 
         let database = try PostgresTestDatabase()
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.arguments = ["migrate-store", "--from", "sqlite:\(source.directory)", "--to", "postgres:\(database.url)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(printed.contains("copied 1 archive, 31 days"), "\(printed)")
+        let migrate = ["migrate-store", "--from", "sqlite:\(source.directory)", "--to", "postgres:\(database.url)"]
+        let copied = try ServerProcess.run(migrate)
+        #expect(copied.status == 0)
+        #expect(copied.stdout.contains("copied 1 archive, 31 days"), "\(copied.stdout)")
 
         let target = try PostgresArchiveStore(url: database.url, connections: 2)
         #expect(try target.serviceStats() == sqlite.serviceStats())
@@ -280,17 +273,9 @@ struct PostgresTests {
         #expect(try target.day(writer.bucket, month[5])!.uploaded > before)
 
         // A second run finds the database in use and copies nothing.
-        let again = Process()
-        again.executableURL = ServerProcess.binary
-        again.arguments = process.arguments
-        let errors = Pipe()
-        again.standardError = errors
-        again.standardOutput = FileHandle.nullDevice
-        try again.run()
-        again.waitUntilExit()
-        #expect(again.terminationStatus == 1)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("already holds archives or invites; migrate-store only fills an empty one, so nothing was copied"))
+        let again = try ServerProcess.run(migrate)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already holds archives or invites; migrate-store only fills an empty one, so nothing was copied"))
         #expect(try target.serviceStats().buckets == 2)
     }
 }

@@ -98,18 +98,7 @@ import Testing
     }
 
     @Test func helpAndUsageErrors() throws {
-        func run(_ arguments: [String]) throws -> (Int32, String, String) {
-            let process = Process()
-            process.executableURL = ServerProcess.binary
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        }
+        func run(_ arguments: [String]) throws -> (Int32, String, String) { try ServerProcess.run(arguments) }
         let (helpStatus, help, _) = try run(["--help"])
         #expect(helpStatus == 0)
         #expect(help.hasPrefix("USAGE: efferent-server <subcommand> [options]\n"))

@@ -46,6 +46,20 @@ final class ServerProcess {
         throw CocoaError(.executableLoad)
     }
 
+    /// Runs one `efferent-server` command to its end: its exit status and what it printed.
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
     /// SIGTERM, then wait for the exit; returns the exit status.
     @discardableResult
     func terminate() -> Int32 {
