@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -55,23 +56,12 @@ final class RunningServer {
 
     init(data: String, arguments: [String] = []) throws {
         self.data = data
-        port = Int.random(in: 20_000...60_000)
+        port = LoopbackPort.free()
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
         process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)"] + arguments
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<200 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            close(fd)
-            if rc == 0 { return }
-            usleep(25_000)
-        }
-        throw CocoaError(.executableLoad)
+        guard LoopbackPort.waitUntilListening(port, process: process) else { throw CocoaError(.executableLoad) }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

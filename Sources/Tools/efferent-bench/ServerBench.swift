@@ -1,6 +1,7 @@
 import CBenchFloor
 import EfferentBindings
 import EfferentCore
+import EfferentTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -105,7 +106,7 @@ final class BenchServer {
     /// `store` is `--data DIR` or `--postgres URL` with its options.
     init(store: [String]) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent-server")
-        port = Int.random(in: 20_000...60_000)
+        port = LoopbackPort.free()
         process.executableURL = binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
                              "--max-bucket-bytes", "1099511627776", "--max-service-bytes", "1099511627776"]

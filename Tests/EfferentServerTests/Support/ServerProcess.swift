@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,19 +32,13 @@ final class ServerProcess {
 
     /// `store` is `--data DIR` or `--postgres URL`.
     init(store: [String], arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
-        port = ServerProcess.freePort()
+        port = LoopbackPort.free()
         process.executableURL = ServerProcess.binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)"] + arguments
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if (try? RawProbe.health(port: port)) == true { return }
-            guard process.isRunning else { break }
-            usleep(20_000)
-        }
-        throw CocoaError(.executableLoad)
+        guard LoopbackPort.waitUntilListening(port, process: process) else { throw CocoaError(.executableLoad) }
     }
 
     /// Runs one `efferent-server` command to its end: its exit status and what it printed.
@@ -72,32 +67,5 @@ final class ServerProcess {
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
-    }
-
-    /// A port nobody listens on right now (bound to 0, read back, released).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-enum RawProbe {
-    static func health(port: Int) throws -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        return rc == 0
     }
 }
