@@ -9,8 +9,9 @@ import Glibc
 /// The whole loop as a person runs it: the service, `efferent init`, `import` of a real sample
 /// export, `push`; then a second machine's `connect`, `sync` and answers — real binaries, real files.
 @Suite(.serialized) struct WholeLoopTests {
+    /// The real sample exports copied into the repository with their licences (`Tests/Fixtures/samples/README.md`).
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples")
+        .appendingPathComponent("Fixtures/samples")
 
     @Test func initImportPushConnectSyncAnswer() throws {
         let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString

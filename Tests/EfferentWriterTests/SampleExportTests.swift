@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import EfferentWriter
 
-/// Every file in `shared/samples/`, read with exact counts and a few exact values.
+/// Every file in `Tests/Fixtures/samples/`, read with exact counts and a few exact values.
 @Suite struct SampleExportTests {
     private let heartRate = "HKQuantityTypeIdentifierHeartRate"
     private let sleep = "HKCategoryTypeIdentifierSleepAnalysis"

@@ -2,14 +2,14 @@ import Foundation
 import EfferentBindings
 @testable import EfferentWriter
 
-/// Where the shared sample exports live (`shared/` is a sibling of the package folder, here and in CI)
-/// and helpers that write small inputs for one test.
+/// Where the sample exports live (`Tests/Fixtures/samples/`, copied in with their licences) and
+/// helpers that write small inputs for one test.
 enum ExportFixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func sample(_ path: String) -> URL {
-        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples").appendingPathComponent(path)
+        packageRoot.appendingPathComponent("Tests/Fixtures/samples").appendingPathComponent(path)
     }
 
     /// A fresh folder under the system's temporary directory.
