@@ -9,7 +9,7 @@ import Testing
 /// database keep every promise SQLite's single writer kept, migrations race safely, a lost
 /// database answers 503, and `migrate-store` moves a SQLite archive without losing an upload time.
 /// The route suite itself runs on PostgreSQL through `ServiceKind`.
-@Suite(.serialized, .enabled(if: PostgresTestDatabase.clusterURL != nil, "needs the PostgreSQL cluster scripts/test starts"))
+@Suite(.serialized, .enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.missingClusterReason))
 struct PostgresTests {
     /// Sends `requests` all at once, alternating between the two processes; statuses in order.
     static func hammer(_ requests: [HTTPRequest], ports: [Int]) async throws -> [HTTPResponse] {

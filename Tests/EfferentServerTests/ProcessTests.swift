@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: ServiceKind.loopbackCases)
     func restartKeepsEverythingAcknowledged(_ kind: ServiceKind) async throws {
-        let database = kind.usesPostgres ? try PostgresTestDatabase() : nil
+        let database = kind.usesPostgres ? try PostgresTestDatabase.forThisCase() : nil
         let store = database.map { ["--postgres", $0.url] } ?? ["--data", Self.temporaryDirectory()]
         let writer = StandInWriter()
         var server = try ServerProcess(store: store)
