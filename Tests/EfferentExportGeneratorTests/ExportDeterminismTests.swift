@@ -20,15 +20,13 @@ import Testing
         #expect(truthsA == truthsB)
     }
 
-    /// A one-year quirky export, zip and truths, in a temporary folder within a few seconds.
-    @Test func oneYearQuirkyExportIsQuick() throws {
+    /// A one-year quirky export writes its zip and truths, and the truths file reads back equal.
+    /// (How long generation takes is a figure of `scripts/bench loop`, never a test's condition.)
+    @Test func oneYearQuirkyExportWritesItsTruths() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("export.zip")
-        let started = Date()
         let truths = try ExportGenerator(options: ExportOptions(years: 1, seed: 8)).writeZip(to: url)
-        let seconds = Date().timeIntervalSince(started)
-        #expect(seconds < 15, "took \(seconds) s")
         #expect(truths.totalRecords > 200_000)
         let decoded = try JSONDecoder().decode(ExportTruths.self, from: Data(contentsOf: ExportGenerator.truthsURL(beside: url)))
         #expect(decoded == truths)

@@ -9,19 +9,24 @@
 static const uint8_t KEM_SUITE[5] = {'K', 'E', 'M', 0x00, 0x20};
 static const uint8_t HPKE_SUITE[10] = {'H', 'P', 'K', 'E', 0x00, 0x20, 0x00, 0x01, 0x00, 0x03};
 
-static void hmac(const uint8_t *key, size_t key_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len,
-                 const uint8_t *c, size_t c_len, uint8_t out[32]) {
+// Every C call's return code is checked: a floor that failed quietly would print a fast reference.
+// Functions here answer 0 on success and -1 on any failure, which the exported entry points pass up.
+#define CHECK(call) do { if ((call) != 0) return -1; } while (0)
+
+static int hmac(const uint8_t *key, size_t key_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len,
+                const uint8_t *c, size_t c_len, uint8_t out[32]) {
     crypto_auth_hmacsha256_state st;
-    crypto_auth_hmacsha256_init(&st, key, key_len);
-    crypto_auth_hmacsha256_update(&st, a, a_len);
-    if (b_len) crypto_auth_hmacsha256_update(&st, b, b_len);
-    if (c_len) crypto_auth_hmacsha256_update(&st, c, c_len);
-    crypto_auth_hmacsha256_final(&st, out);
+    CHECK(crypto_auth_hmacsha256_init(&st, key, key_len));
+    CHECK(crypto_auth_hmacsha256_update(&st, a, a_len));
+    if (b_len) CHECK(crypto_auth_hmacsha256_update(&st, b, b_len));
+    if (c_len) CHECK(crypto_auth_hmacsha256_update(&st, c, c_len));
+    CHECK(crypto_auth_hmacsha256_final(&st, out));
+    return 0;
 }
 
 // LabeledExtract(salt, label, ikm) = HMAC(salt or 32 zeros, "HPKE-v1" || suite || label || ikm).
-static void labeled_extract(const uint8_t *suite, size_t suite_len, const uint8_t *salt, size_t salt_len,
-                            const char *label, const uint8_t *ikm, size_t ikm_len, uint8_t out[32]) {
+static int labeled_extract(const uint8_t *suite, size_t suite_len, const uint8_t *salt, size_t salt_len,
+                           const char *label, const uint8_t *ikm, size_t ikm_len, uint8_t out[32]) {
     uint8_t zeros[32] = {0};
     uint8_t prefix[64];
     size_t n = 0;
@@ -29,12 +34,12 @@ static void labeled_extract(const uint8_t *suite, size_t suite_len, const uint8_
     memcpy(prefix + n, suite, suite_len); n += suite_len;
     size_t l = strlen(label);
     memcpy(prefix + n, label, l); n += l;
-    hmac(salt_len ? salt : zeros, salt_len ? salt_len : 32, prefix, n, ikm, ikm_len, NULL, 0, out);
+    return hmac(salt_len ? salt : zeros, salt_len ? salt_len : 32, prefix, n, ikm, ikm_len, NULL, 0, out);
 }
 
 // LabeledExpand for L <= 32: one HMAC block, T(1) = HMAC(prk, info' || 0x01).
-static void labeled_expand(const uint8_t *suite, size_t suite_len, const uint8_t prk[32], const char *label,
-                           const uint8_t *info, size_t info_len, size_t length, uint8_t *out) {
+static int labeled_expand(const uint8_t *suite, size_t suite_len, const uint8_t prk[32], const char *label,
+                          const uint8_t *info, size_t info_len, size_t length, uint8_t *out) {
     uint8_t prefix[64];
     size_t n = 0;
     prefix[n++] = (uint8_t)(length >> 8);
@@ -44,27 +49,29 @@ static void labeled_expand(const uint8_t *suite, size_t suite_len, const uint8_t
     size_t l = strlen(label);
     memcpy(prefix + n, label, l); n += l;
     uint8_t one = 1, block[32];
-    hmac(prk, 32, prefix, n, info, info_len, &one, 1, block);
+    CHECK(hmac(prk, 32, prefix, n, info, info_len, &one, 1, block));
     memcpy(out, block, length);
+    return 0;
 }
 
 static uint8_t CONTEXT[65];
 static int context_ready = 0;
 
-static void schedule(const uint8_t dh[32], const uint8_t kem_context[64], uint8_t key[32], uint8_t nonce[12]) {
+static int schedule(const uint8_t dh[32], const uint8_t kem_context[64], uint8_t key[32], uint8_t nonce[12]) {
     if (!context_ready) {
         const char *info = "efferent/v2 hpke";
         CONTEXT[0] = 0;
-        labeled_extract(HPKE_SUITE, 10, NULL, 0, "psk_id_hash", NULL, 0, CONTEXT + 1);
-        labeled_extract(HPKE_SUITE, 10, NULL, 0, "info_hash", (const uint8_t *)info, strlen(info), CONTEXT + 33);
+        CHECK(labeled_extract(HPKE_SUITE, 10, NULL, 0, "psk_id_hash", NULL, 0, CONTEXT + 1));
+        CHECK(labeled_extract(HPKE_SUITE, 10, NULL, 0, "info_hash", (const uint8_t *)info, strlen(info), CONTEXT + 33));
         context_ready = 1;
     }
     uint8_t eae[32], shared[32], secret[32];
-    labeled_extract(KEM_SUITE, 5, NULL, 0, "eae_prk", dh, 32, eae);
-    labeled_expand(KEM_SUITE, 5, eae, "shared_secret", kem_context, 64, 32, shared);
-    labeled_extract(HPKE_SUITE, 10, shared, 32, "secret", NULL, 0, secret);
-    labeled_expand(HPKE_SUITE, 10, secret, "key", CONTEXT, 65, 32, key);
-    labeled_expand(HPKE_SUITE, 10, secret, "base_nonce", CONTEXT, 65, 12, nonce);
+    CHECK(labeled_extract(KEM_SUITE, 5, NULL, 0, "eae_prk", dh, 32, eae));
+    CHECK(labeled_expand(KEM_SUITE, 5, eae, "shared_secret", kem_context, 64, 32, shared));
+    CHECK(labeled_extract(HPKE_SUITE, 10, shared, 32, "secret", NULL, 0, secret));
+    CHECK(labeled_expand(HPKE_SUITE, 10, secret, "key", CONTEXT, 65, 32, key));
+    CHECK(labeled_expand(HPKE_SUITE, 10, secret, "base_nonce", CONTEXT, 65, 12, nonce));
+    return 0;
 }
 
 long long efferent_floor_seal(const uint8_t *bodies, const size_t *lengths, size_t count,
@@ -77,7 +84,7 @@ long long efferent_floor_seal(const uint8_t *bodies, const size_t *lengths, size
     long long total = 0;
     size_t offset = 0;
     for (size_t i = 0; i < count; i++) {
-        deflateReset(&z);
+        if (deflateReset(&z) != Z_OK) { deflateEnd(&z); return -1; }
         z.next_in = (Bytef *)(bodies + offset);
         z.avail_in = (uInt)lengths[i];
         z.next_out = deflated;
@@ -88,16 +95,19 @@ long long efferent_floor_seal(const uint8_t *bodies, const size_t *lengths, size
 
         uint8_t sk[32], dh[32], kem_context[64], key[32], nonce[12];
         randombytes_buf(sk, 32);
-        crypto_scalarmult_base(kem_context, sk);
+        if (crypto_scalarmult_base(kem_context, sk) != 0) { deflateEnd(&z); return -1; }
         memcpy(kem_context + 32, recipient_public, 32);
         if (crypto_scalarmult(dh, sk, recipient_public) != 0) { deflateEnd(&z); return -1; }
-        schedule(dh, kem_context, key, nonce);
+        if (schedule(dh, kem_context, key, nonce) != 0) { deflateEnd(&z); return -1; }
         static const char prefix[] = "efferent/v1\nabcdefghijklmnopqrstuvwxyz\n2026-08-07";
         sealed[0] = 2;
         memcpy(sealed + 1, kem_context, 32);
         unsigned long long clen = 0;
-        crypto_aead_chacha20poly1305_ietf_encrypt(sealed + 33, &clen, deflated, packed, (const uint8_t *)prefix,
-                                                  sizeof prefix - 1, NULL, nonce, key);
+        if (crypto_aead_chacha20poly1305_ietf_encrypt(sealed + 33, &clen, deflated, packed, (const uint8_t *)prefix,
+                                                      sizeof prefix - 1, NULL, nonce, key) != 0) {
+            deflateEnd(&z);
+            return -1;
+        }
         total += 33 + (long long)clen;
     }
     deflateEnd(&z);
@@ -121,7 +131,7 @@ long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size
         memcpy(kem_context, blob + 1, 32);
         memcpy(kem_context + 32, recipient_public, 32);
         if (crypto_scalarmult(dh, recipient_private, blob + 1) != 0) { inflateEnd(&z); return -1; }
-        schedule(dh, kem_context, key, nonce);
+        if (schedule(dh, kem_context, key, nonce) != 0) { inflateEnd(&z); return -1; }
         static const char prefix[] = "efferent/v1\nabcdefghijklmnopqrstuvwxyz\n2026-08-07";
         unsigned long long mlen = 0;
         if (crypto_aead_chacha20poly1305_ietf_decrypt(plain, &mlen, NULL, blob + 33, lengths[i] - 33,
@@ -129,7 +139,7 @@ long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size
             inflateEnd(&z);
             return -1;
         }
-        inflateReset(&z);
+        if (inflateReset(&z) != Z_OK) { inflateEnd(&z); return -1; }
         z.next_in = plain;
         z.avail_in = (uInt)mlen;
         z.next_out = inflated;
@@ -158,12 +168,22 @@ static enum MHD_Result floor_answer(void *cls, struct MHD_Connection *connection
 void *efferent_floor_http_start(const uint8_t *body, size_t length, unsigned threads, unsigned *port) {
     static struct floor_http server;
     server.response = MHD_create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);
-    MHD_add_response_header(server.response, "Content-Type", "application/octet-stream");
+    if (server.response == NULL) return NULL;
+    if (MHD_add_response_header(server.response, "Content-Type", "application/octet-stream") != MHD_YES) {
+        MHD_destroy_response(server.response);
+        return NULL;
+    }
     server.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, floor_answer, &server,
                                      MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 1024,
                                      MHD_OPTION_END);
-    if (server.daemon == NULL) return NULL;
-    *port = MHD_get_daemon_info(server.daemon, MHD_DAEMON_INFO_BIND_PORT)->port;
+    if (server.daemon == NULL) { MHD_destroy_response(server.response); return NULL; }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server.daemon, MHD_DAEMON_INFO_BIND_PORT);
+    if (info == NULL || info->port == 0) {
+        MHD_stop_daemon(server.daemon);
+        MHD_destroy_response(server.response);
+        return NULL;
+    }
+    *port = info->port;
     return &server;
 }
 
@@ -175,28 +195,31 @@ void efferent_floor_http_stop(void *handle) {
 
 int efferent_floor_sqlite_insert(const char *path, const uint8_t *blob, size_t blob_length, int rows, int per_transaction) {
     sqlite3 *db = NULL;
-    int rc = sqlite3_open(path, &db);
-    if (rc != SQLITE_OK) return rc;
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                     "CREATE TABLE day (bucket TEXT NOT NULL, day TEXT NOT NULL, bytes INTEGER NOT NULL,"
-                     " uploaded INTEGER NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (bucket, day));"
-                     "CREATE INDEX day_listing ON day (bucket, day, bytes, uploaded);", NULL, NULL, NULL);
     sqlite3_stmt *insert = NULL;
-    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO day VALUES (?, ?, ?, ?, ?)", -1, &insert, NULL);
     char day[16];
+    int rc = sqlite3_open(path, &db);
+    if (rc != SQLITE_OK) goto done;
+    rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                          "CREATE TABLE day (bucket TEXT NOT NULL, day TEXT NOT NULL, bytes INTEGER NOT NULL,"
+                          " uploaded INTEGER NOT NULL, sealed BLOB NOT NULL, PRIMARY KEY (bucket, day));"
+                          "CREATE INDEX day_listing ON day (bucket, day, bytes, uploaded);", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) goto done;
+    rc = sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO day VALUES (?, ?, ?, ?, ?)", -1, &insert, NULL);
     for (int i = 0; i < rows && rc == SQLITE_OK; i++) {
-        if (i % per_transaction == 0) sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+        if (i % per_transaction == 0 && (rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK) break;
         snprintf(day, sizeof day, "%04d-%02d-%02d", 1990 + i / 372, 1 + (i / 31) % 12, 1 + i % 31);
-        sqlite3_bind_text(insert, 1, "abcdefghijklmnopqrstuvwxyz", -1, SQLITE_STATIC);
-        sqlite3_bind_text(insert, 2, day, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(insert, 3, (sqlite3_int64)blob_length);
-        sqlite3_bind_int64(insert, 4, i);
-        sqlite3_bind_blob(insert, 5, blob, (int)blob_length, SQLITE_STATIC);
-        if (sqlite3_step(insert) != SQLITE_DONE) rc = sqlite3_errcode(db);
-        sqlite3_reset(insert);
-        if (i % per_transaction == per_transaction - 1 || i == rows - 1) sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        if ((rc = sqlite3_bind_text(insert, 1, "abcdefghijklmnopqrstuvwxyz", -1, SQLITE_STATIC)) != SQLITE_OK) break;
+        if ((rc = sqlite3_bind_text(insert, 2, day, -1, SQLITE_TRANSIENT)) != SQLITE_OK) break;
+        if ((rc = sqlite3_bind_int64(insert, 3, (sqlite3_int64)blob_length)) != SQLITE_OK) break;
+        if ((rc = sqlite3_bind_int64(insert, 4, i)) != SQLITE_OK) break;
+        if ((rc = sqlite3_bind_blob(insert, 5, blob, (int)blob_length, SQLITE_STATIC)) != SQLITE_OK) break;
+        if (sqlite3_step(insert) != SQLITE_DONE) { rc = sqlite3_errcode(db); break; }
+        if ((rc = sqlite3_reset(insert)) != SQLITE_OK) break;
+        if (i % per_transaction == per_transaction - 1 || i == rows - 1) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     }
+done:
     sqlite3_finalize(insert);
-    sqlite3_close(db);
-    return rc == SQLITE_OK ? 0 : rc;
+    if (sqlite3_close(db) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
+    // SQLITE_OK is 0, so success answers 0 and a failure its non-zero SQLite code.
+    return rc;
 }

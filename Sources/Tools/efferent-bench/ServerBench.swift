@@ -67,10 +67,11 @@ enum ServerBench {
                                    script: Wrk.perThreadScript(scripts, directory: work))
         let rowBytes = sealed[0..<31].map(\.sealed.count).reduce(0, +) / 31
         let rows = 31 * 3000
-        var rawSeconds = 0.0
-        rawSeconds = Measure.seconds(runs: 1) {
-            _ = efferent_floor_sqlite_insert(work + "/raw.sqlite", [UInt8](repeating: 7, count: rowBytes), rowBytes, Int32(rows), 31)
+        var rawStatus: Int32 = 0
+        let rawSeconds = Measure.seconds(runs: 1) {
+            rawStatus = efferent_floor_sqlite_insert(work + "/raw.sqlite", [UInt8](repeating: 7, count: rowBytes), rowBytes, Int32(rows), 31)
         }
+        guard rawStatus == 0 else { throw BenchError("the raw SQLite floor failed with SQLite code \(rawStatus)") }
         let rawFrames = Double(rows) / 31 / rawSeconds
         let rss = server.peakRSSMiB
 
