@@ -1,16 +1,17 @@
 import EfferentExportGenerator
 import Foundation
 
-// efferent-export-gen --years 10 --out /tmp/export.zip [--xml] [--store] [--seed N] [--level N]
-//                     [--clean] [--dtd none|13|12-malformed]
+// efferent-export-gen --years 10 --out /tmp/export.zip [--last-day YYYY-MM-DD] [--xml] [--store]
+//                     [--seed N] [--level N] [--clean] [--dtd none|13|12-malformed]
 // Writes the export and `<out minus extension>.truths.json`; prints size and time.
 
 let usage = """
-USAGE: efferent-export-gen --out PATH [--years N] [--seed N] [--xml] [--store] [--level N] [--clean] [--dtd none|13|12-malformed]
+USAGE: efferent-export-gen --out PATH [--years N] [--last-day YYYY-MM-DD] [--seed N] [--xml] [--store] [--level N] [--clean] [--dtd none|13|12-malformed]
 
 Generates a realistic Apple Health export with known true answers beside it (PATH.truths.json).
   --out PATH     the zip (or with --xml, the XML) to write
   --years N      years of data (default: 1)
+  --last-day D   the last day with data, yyyy-MM-dd (default: 2025-06-14); the export is taken the next morning
   --seed N       the seed; one seed, one set of bytes (default: 1)
   --xml          write the main XML alone instead of a zip
   --store        store zip entries uncompressed (fastest)
@@ -46,6 +47,15 @@ while !arguments.isEmpty {
     case "--seed":
         guard let seed = UInt64(value()) else { fail("--seed takes a whole number.") }
         options.seed = seed
+    case "--last-day":
+        let text = value()
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2],
+              (1971...9998).contains(year), (1...12).contains(month), (1...31).contains(day),
+              LocalDate(daysSinceEpoch: LocalDate(year: year, month: month, day: day).daysSinceEpoch).day == day else {
+            fail("--last-day takes a date written yyyy-MM-dd, such as 2026-11-30.")
+        }
+        options.lastDay = LocalDate(year: year, month: month, day: day)
     case "--xml": xml = true
     case "--store": options.compression = .store
     case "--level":
