@@ -47,20 +47,39 @@ public final class ZoneCalendar: @unchecked Sendable {
         CalendarDay(unixSeconds: Int64(seconds.rounded(.down)) + offset(at: seconds))
     }
 
+    /// Days since 1970-01-01 of the local day holding the instant, unclamped: a comparison of two of
+    /// these never saturates at year 0001 or 9999 as `CalendarDay` does.
+    private func localDayNumber(_ seconds: Int64) -> Int64 {
+        let local = seconds + offset(at: Double(seconds))
+        return local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    }
+
     /// The first instant of a local day: its midnight, or — where midnight falls in a DST gap —
     /// the first moment that exists (§9.3).
+    ///
+    /// Local midnight is at most a day away from UTC midnight and the offset changes only at
+    /// transitions, so the answer is found from a first guess by at most a few dozen steps: every
+    /// loop below has a bound of its own and none relies on dates being clamped.
     public func start(of day: CalendarDay) -> Int64 {
-        let midnight = day.startUnixSeconds
+        let target = day.daysSinceEpoch
+        let midnight = target * 86_400
         var candidate = midnight - offset(at: Double(midnight))
         for _ in 0..<3 {
             let settled = midnight - offset(at: Double(candidate))
             if settled == candidate { break }
             candidate = settled
         }
-        while self.day(of: Double(candidate)) < day { candidate += 60 }
-        while self.day(of: Double(candidate - 60)) == day { candidate -= 60 }
-        while self.day(of: Double(candidate - 1)) == day { candidate -= 1 }
-        return candidate
+        // The smallest instant on the target day lies in (candidate - 2 days, candidate + 2 days]:
+        // narrow it by halving, which needs 18 comparisons for 4 days at one-second resolution.
+        var low = candidate - 2 * 86_400      // before the day
+        var high = candidate + 2 * 86_400     // on or after the day
+        if localDayNumber(low) >= target { return low }
+        if localDayNumber(high) < target { return high }
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if localDayNumber(middle) >= target { high = middle } else { low = middle }
+        }
+        return high
     }
 
     /// `[start, end)` of a local day in Unix seconds.

@@ -28,6 +28,21 @@ import Testing
         #expect(end - start == 23 * 3600)
     }
 
+    /// The first and last days a `CalendarDay` can name: finding where they start once looped
+    /// forever (this test hung), because every earlier instant clamps to 0001-01-01.
+    @Test func theFirstAndLastNameableDaysHaveBounds() throws {
+        let first = CalendarDay(year: 1, month: 1, day: 1)!, last = CalendarDay(year: 9999, month: 12, day: 31)!
+        #expect(ZoneCalendar.utc.start(of: first) == -62_135_596_800)
+        #expect(ZoneCalendar.utc.start(of: last) == 253_402_214_400)
+        for identifier in ["Europe/Berlin", "America/Los_Angeles", "Pacific/Kiritimati"] {
+            let zone = try #require(ZoneCalendar(identifier: identifier))
+            for day in [first, first.next, last] {
+                let start = zone.start(of: day)
+                #expect(start == day.startUnixSeconds - zone.offset(at: Double(start)), "\(identifier) \(day)")
+            }
+        }
+    }
+
     @Test func classifyingInTimeOrderMatchesFoundation() throws {
         let zone = try #require(ZoneCalendar(identifier: "America/New_York"))
         var calendar = Calendar(identifier: .gregorian)
