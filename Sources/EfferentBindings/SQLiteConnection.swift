@@ -91,22 +91,6 @@ public final class SQLiteConnection {
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Copies the whole database into a new file at `path` with the online backup API
-    /// (https://sqlite.org/backup.html): consistent while other connections keep writing.
-    public func backup(to path: String) throws(SQLiteError) {
-        let destination = try SQLiteConnection(path: path)
-        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
-            throw destination.error(sqlite3_errcode(destination.handle), "starting the backup")
-        }
-        var rc: Int32
-        repeat {
-            rc = sqlite3_backup_step(backup, 256)
-            if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { sqlite3_sleep(20) }
-        } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
-        let finish = sqlite3_backup_finish(backup)
-        guard rc == SQLITE_DONE, finish == SQLITE_OK else { throw destination.error(rc == SQLITE_DONE ? finish : rc, "copying pages") }
-    }
-
     func error(_ code: Int32, _ context: String) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: context)
     }

@@ -40,7 +40,11 @@ struct Backup: Subcommand {
     static let spec = CommandSpec(
         name: "backup",
         abstract: "Copy the archive into one SQLite file, consistently, while the service runs.",
-        discussion: "A PostgreSQL store is backed up with pg_dump instead (documents/operations.md).",
+        discussion: """
+        The copy is the archive as it stood at one moment, made in time bounded by its size however busy the \
+        service is; it is checked before it gets the name asked for, so a killed backup never leaves a file \
+        under that name. A PostgreSQL store is backed up with pg_dump instead (documents/operations.md).
+        """,
         options: StoreChoice.options + [.init("to", value: "FILE", help: "The backup file to create (must not exist).")])
 
     let data: String
@@ -56,13 +60,13 @@ struct Backup: Subcommand {
         if FileManager.default.fileExists(atPath: destination) {
             throw UsageError("\(destination) already exists; name a new file so no backup is overwritten.")
         }
+        try StoreChoice.sqlite(directory: directory).requireExisting()
     }
 
     func run() throws -> Int32 {
-        let store = try SQLiteArchiveStore(directory: data, readers: 1)
-        try store.backup(to: destination)
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
-        print("backed up to \(destination) (\(size) bytes); restore by stopping the service and copying it to \(data)/\(SQLiteArchiveStore.fileName)")
+        let report = try SQLiteBackup.copy(directory: data, to: destination)
+        print("backed up to \(report.path): \(report.bytes) bytes in " + String(format: "%.1f s", report.seconds)
+              + "; restore by stopping the service and copying it to \(data)/\(SQLiteArchiveStore.fileName)")
         return 0
     }
 }
@@ -73,7 +77,10 @@ struct Stats: Subcommand {
 
     let store: StoreChoice
 
-    init(_ arguments: ParsedArguments) throws(UsageError) { store = try StoreChoice(arguments) }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreChoice(arguments)
+        try store.requireExisting()
+    }
 
     func run() throws -> Int32 {
         let stats = try store.open(sqliteReaders: 1).serviceStats()
@@ -86,29 +93,81 @@ struct Stats: Subcommand {
     }
 }
 
+struct List: Subcommand {
+    static let spec = CommandSpec(name: "list", abstract: "List every archive: id, days, bytes, first and last day, last upload, pending edits.",
+                                  options: StoreChoice.options)
+
+    let store: StoreChoice
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreChoice(arguments)
+        try store.requireExisting()
+    }
+
+    func run() throws -> Int32 {
+        let archives = try store.open(sqliteReaders: 1).archives()
+        guard !archives.isEmpty else {
+            FileHandle.standardError.write(Data("no archives yet: give a writer a code from efferent-server invite.\n".utf8))
+            return 0
+        }
+        let header = ["archive", "days", "bytes", "first", "last", "last upload", "pending edits"]
+        let rows = archives.map { archive in
+            [archive.id.rawValue, String(archive.days), String(archive.bytes), archive.firstDay?.description ?? "-",
+             archive.lastDay?.description ?? "-", archive.lastUpload.map(ISOTime.milliseconds) ?? "-", String(archive.pendingEdits)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            print(row.enumerated().map { column, text in
+                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  "))
+        }
+        return 0
+    }
+}
+
 struct RemoveBucket: Subcommand {
     static let spec = CommandSpec(
         name: "remove-bucket",
         abstract: "Delete one archive and everything in it (the service itself has no delete route).",
-        options: StoreChoice.options, arguments: [.init("ID", help: "The 26-character bucket id.")])
+        discussion: "On a terminal it asks before deleting; elsewhere (a script) it deletes only with --yes.",
+        options: StoreChoice.options + [.flag("yes", help: "Delete without asking.")],
+        arguments: [.init("ID", help: "The 26-character bucket id (efferent-server list shows them).")])
 
     let store: StoreChoice
     let bucket: BucketID
+    let confirmed: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         store = try StoreChoice(arguments)
         guard let text = arguments.argument(0), let id = try? BucketID(text) else {
-            throw UsageError("a bucket id is 26 characters of a–z and 2–7.")
+            throw UsageError("a bucket id is 26 characters of a–z and 2–7; efferent-server list shows them.")
         }
         bucket = id
+        confirmed = arguments.flag("yes")
+        if !confirmed && isatty(STDIN_FILENO) != 1 {
+            throw UsageError("remove-bucket deletes \(id) and every day in it for good; add --yes to do it without a terminal to ask on.")
+        }
+        try store.requireExisting()
     }
 
     func run() throws -> Int32 {
-        guard try store.open(sqliteReaders: 1).removeBucket(bucket) else {
-            FileHandle.standardError.write(Data("error: there is no archive \(bucket) here.\n".utf8))
+        let store = try self.store.open(sqliteReaders: 1)
+        guard let archive = try store.archives().first(where: { $0.id == bucket }) else {
+            FileHandle.standardError.write(Data("error: there is no archive \(bucket) here; efferent-server list shows those that are.\n".utf8))
             return 1
         }
-        print("removed \(bucket)")
+        if !confirmed {
+            FileHandle.standardError.write(Data("delete archive \(bucket) with \(archive.days) days (\(archive.bytes) bytes) and its edits for good? Type the first 4 characters of its id to confirm: ".utf8))
+            guard let answer = readLine(), answer.trimmingCharacters(in: .whitespaces) == String(bucket.rawValue.prefix(4)) else {
+                FileHandle.standardError.write(Data("nothing deleted.\n".utf8))
+                return 1
+            }
+        }
+        guard try store.removeBucket(bucket) else {
+            FileHandle.standardError.write(Data("error: there is no archive \(bucket) here; efferent-server list shows those that are.\n".utf8))
+            return 1
+        }
+        print("removed \(bucket): \(archive.days) days, \(archive.bytes) bytes")
         return 0
     }
 }

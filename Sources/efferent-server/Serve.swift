@@ -88,6 +88,10 @@ struct Serve: Subcommand {
                                                          idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress,
                                                          tlsKey: tls?.key, tlsCertificate: tls?.certificate),
                                     responder: service)
+        if let sqlite = store as? SQLiteArchiveStore, !sqlite.tightened.isEmpty {
+            let files = sqlite.tightened.map(ArchiveService.jsonString).joined(separator: ",")
+            FileHandle.standardError.write(Data("{\"level\":\"warning\",\"madeOwnerOnly\":[\(files)],\"note\":\"others could read these archive files; they are 0600 now\"}\n".utf8))
+        }
         let location = StoreChoice.describe(store)
         let scheme = tls == nil ? "http" : "https"
         let shown = host.contains(":") ? "[\(host)]" : host

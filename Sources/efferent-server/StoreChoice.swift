@@ -34,6 +34,14 @@ enum StoreChoice {
         self = .postgres(url: url, connections: try arguments.integer("postgres-connections", default: 10, range: 1...1000))
     }
 
+    /// Refuses a SQLite directory that holds no archive store, so a forgotten `--data` reports
+    /// nothing rather than creating an empty store and reporting zeros.
+    func requireExisting() throws(UsageError) {
+        guard case let .sqlite(directory) = self, !SQLiteArchiveStore.exists(in: directory) else { return }
+        throw UsageError("there is no archive store in \(directory) (\(SQLiteArchiveStore.fileName)); "
+                         + "--data names the directory given to serve --data.")
+    }
+
     /// Opens the store, applying pending migrations.
     func open(sqliteReaders: Int = 16) throws -> any ArchiveStore {
         switch self {

@@ -102,7 +102,7 @@ import Testing
         let (helpStatus, help, _) = try run(["--help"])
         #expect(helpStatus == 0)
         #expect(help.hasPrefix("USAGE: efferent-server <subcommand> [options]\n"))
-        for command in ["serve", "invite", "backup", "stats", "remove-bucket", "migrate-store"] { #expect(help.contains("  \(command) ")) }
+        for command in ["serve", "invite", "list", "backup", "stats", "remove-bucket", "migrate-store"] { #expect(help.contains("  \(command) ")) }
         let (serveHelpStatus, serveHelp, _) = try run(["serve", "--help"])
         #expect(serveHelpStatus == 0 && serveHelp.contains("--admission invite|open"))
         let (badStatus, _, bad) = try run(["serve", "--admission", "maybe"])
@@ -114,7 +114,7 @@ import Testing
         #expect(inviteStatus == 0 && code.trimmingCharacters(in: .newlines).count == 19)
         let (statsStatus, stats, _) = try run(["stats", "--data", data])
         #expect(statsStatus == 0 && stats.contains("archives       0"))
-        let (removeStatus, _, remove) = try run(["remove-bucket", "--data", data, "aaaaaaaaaaaaaaaaaaaaaaaaaa"])
+        let (removeStatus, _, remove) = try run(["remove-bucket", "--data", data, "--yes", "aaaaaaaaaaaaaaaaaaaaaaaaaa"])
         #expect(removeStatus == 1 && remove.contains("no archive"))
 
         // Choosing the store: one of --data and --postgres, a URL that looks like one, pg_dump for

@@ -2,8 +2,8 @@ import EfferentCore
 
 /// Instants as the service writes them: `toISOString()` form, UTC with milliseconds
 /// (`2026-08-27T10:11:12.345Z`), and HTTP dates for `Last-Modified`.
-enum ISOTime {
-    static func milliseconds(_ ms: Int64) -> String {
+public enum ISOTime {
+    public static func milliseconds(_ ms: Int64) -> String {
         let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         let millis = Int(ms - seconds * 1000)
         let day = CalendarDay(unixSeconds: seconds)

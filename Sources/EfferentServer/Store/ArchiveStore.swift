@@ -53,6 +53,9 @@ public protocol ArchiveStore: Sendable {
 
     func serviceStats() throws -> ServiceStats
 
+    /// Every archive with what it holds, by id: for the operator's `list`.
+    func archives() throws -> [ArchiveSummary]
+
     /// The operator's delete: removes a bucket and everything in it. `false` when there was none.
     func removeBucket(_ id: BucketID) throws -> Bool
 }
@@ -210,4 +213,16 @@ public struct ServiceStats: Sendable, Equatable {
     public let pendingEdits: Int
     /// Bytes ever handed to the service (never decreases).
     public let taken: Int64
+}
+
+/// One archive as the operator's `list` shows it: what the service could tell anyone anyway.
+public struct ArchiveSummary: Sendable, Equatable {
+    public let id: BucketID
+    public let days: Int
+    public let bytes: Int64
+    public let firstDay: CalendarDay?
+    public let lastDay: CalendarDay?
+    /// Milliseconds since 1970 of the newest upload, or nil before the first.
+    public let lastUpload: Int64?
+    public let pendingEdits: Int
 }

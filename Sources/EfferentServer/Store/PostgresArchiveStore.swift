@@ -355,6 +355,21 @@ public final class PostgresArchiveStore: ArchiveStore {
                             pendingEdits: Int(rows.int64(0, 3)), taken: rows.int64(0, 4))
     }
 
+    public func archives() throws -> [ArchiveSummary] {
+        try use { db in
+            let rows = try db.query("""
+                SELECT b.id, count(d.day), coalesce(sum(d.bytes), 0)::int8, min(d.day), max(d.day), max(d.uploaded),
+                       (SELECT count(*) FROM edit e WHERE e.bucket = b.id AND e.answered IS NULL)
+                FROM bucket b LEFT JOIN day d ON d.bucket = b.id GROUP BY b.id ORDER BY b.id COLLATE "C"
+                """)
+            return try (0..<rows.count).map { row in
+                ArchiveSummary(id: try BucketID(rows.text(row, 0)), days: Int(rows.int64(row, 1)), bytes: rows.int64(row, 2),
+                               firstDay: try rows.optionalText(row, 3).map(Self.day), lastDay: try rows.optionalText(row, 4).map(Self.day),
+                               lastUpload: rows.optionalInt64(row, 5), pendingEdits: Int(rows.int64(row, 6)))
+            }
+        }
+    }
+
     public func removeBucket(_ id: BucketID) throws -> Bool {
         try write { db in
             // The bucket's row first, as every other write takes it, so no upload interleaves.

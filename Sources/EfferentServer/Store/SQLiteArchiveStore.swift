@@ -16,6 +16,8 @@ public final class SQLiteArchiveStore: ArchiveStore {
     private let readers: ConnectionPool<SQLiteConnection>
     private let buckets = BucketCache()
     public let path: String
+    /// Files of the store that others could read when it opened, now 0600 (say so in the log).
+    public let tightened: [String]
     /// One SQLite archive is served by one process, so its request counts live in memory.
     public let requestCounter: any RequestCounter = MemoryRequestCounter()
 
@@ -25,6 +27,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
                                                 attributes: [.posixPermissions: 0o700])
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writerConnection = try Self.open(path)
+        tightened = Self.restrictToOwner([path, path + "-wal", path + "-shm"])
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
         writer = ConnectionSlot(writerConnection)
         let file = path
@@ -32,6 +35,16 @@ public final class SQLiteArchiveStore: ArchiveStore {
             let connection = try Self.open(file)
             try connection.execute("PRAGMA query_only=ON")
             return connection
+        }
+    }
+
+    /// Makes each existing file readable by its owner only; returns those that were not.
+    /// (A store from before the process umask was 077 may be 0644.)
+    private static func restrictToOwner(_ paths: [String]) -> [String] {
+        paths.filter { path in
+            guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+                  mode & 0o077 != 0 else { return false }
+            return (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)) != nil
         }
     }
 
@@ -49,10 +62,11 @@ public final class SQLiteArchiveStore: ArchiveStore {
         try readers.use { db in try db.read { try body(db) } }
     }
 
-    /// Copies the archive into a new SQLite file with the online backup API: consistent while the
-    /// service keeps writing.
-    public func backup(to path: String) throws {
-        try readers.use { db in try db.backup(to: path) }
+
+    /// Whether `directory` holds an archive store (operator commands other than `serve` and
+    /// `invite` refuse to create one where a forgotten `--data` points).
+    public static func exists(in directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileName))
     }
 
     // MARK: Buckets
@@ -316,6 +330,20 @@ public final class SQLiteArchiveStore: ArchiveStore {
         let pending = try db.statement("SELECT count(*) FROM edit WHERE answered IS NULL").first { $0.int64(0) } ?? 0
         let taken = try db.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
         return ServiceStats(buckets: Int(buckets), days: Int(days), storedBytes: bytes, pendingEdits: Int(pending), taken: taken)
+    }
+
+    public func archives() throws -> [ArchiveSummary] {
+        try read { db in
+            try db.statement("""
+                SELECT b.id, count(d.day), coalesce(sum(d.bytes), 0), min(d.day), max(d.day), max(d.uploaded),
+                       (SELECT count(*) FROM edit e WHERE e.bucket = b.id AND e.answered IS NULL)
+                FROM bucket b LEFT JOIN day d ON d.bucket = b.id GROUP BY b.id ORDER BY b.id
+                """).rows { row in
+                ArchiveSummary(id: try BucketID(row.text(0)), days: Int(row.int64(1)), bytes: row.int64(2),
+                               firstDay: try row.optionalText(3).map(Self.day), lastDay: try row.optionalText(4).map(Self.day),
+                               lastUpload: row.isNull(5) ? nil : row.int64(5), pendingEdits: Int(row.int64(6)))
+            }
+        }
     }
 
     public func removeBucket(_ id: BucketID) throws -> Bool {

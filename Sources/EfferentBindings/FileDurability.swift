@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few POSIX file calls that make a write durable and a name never overwritten: `fsync` of a
+/// file or of the directory that holds a new name (https://man7.org/linux/man-pages/man2/fsync.2.html),
+/// `link` to publish a finished file under a name that must not exist yet, and the process umask.
+/// Each call is retried on `EINTR` and its return code checked.
+public enum FileDurability {
+    /// New files of this process are readable by its owner only (umask 077): every file Efferent
+    /// writes holds keys, health records or archives. Returns the mask that was in force.
+    @discardableResult
+    public static func restrictNewFilesToOwner() -> UInt32 {
+        UInt32(umask(0o077))
+    }
+
+    /// Flushes the file or directory at `path` to the disk.
+    public static func synchronize(_ path: String) throws(FileDurabilityError) {
+        let descriptor = try retrying("opening \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(descriptor) }
+        _ = try retrying("flushing \(path)") { fsync(descriptor) }
+    }
+
+    /// Gives the finished file at `source` the name `destination`, which must not exist, and drops
+    /// `source`; then flushes the folder so the new name survives a power loss.
+    public static func publish(_ source: String, as destination: String) throws(FileDurabilityError) {
+        _ = try retrying("naming \(destination)") { link(source, destination) }
+        _ = try retrying("removing \(source)") { unlink(source) }
+        try synchronize((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Runs a call that answers -1 and sets errno on failure, again while it was interrupted.
+    private static func retrying(_ context: String, _ call: () -> Int32) throws(FileDurabilityError) -> Int32 {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw FileDurabilityError(code: code, context: context)
+        }
+    }
+}
+
+/// A failed file call: errno and the operation, as a sentence.
+public struct FileDurabilityError: Error, CustomStringConvertible, Equatable {
+    public let code: Int32
+    public let context: String
+
+    /// The name asked for exists already.
+    public var isExisting: Bool { code == EEXIST }
+
+    public var description: String { "Failed while \(context): \(String(cString: strerror(code)))." }
+}

@@ -1,0 +1,136 @@
+import EfferentBindings
+import EfferentCore
+@testable import EfferentServer
+import EfferentTestSupport
+import Foundation
+import Testing
+
+/// The operator's commands through the real binary: they refuse a folder with no archive store
+/// instead of creating one, list archives, ask before deleting, and back up in bounded time under
+/// steady writes to a file that appears under its name only when whole.
+@Suite(.serialized) struct OperatorCommandTests {
+    static func temporaryDirectory() -> String { NSTemporaryDirectory() + "efferent-operator-" + UUID().uuidString }
+
+    @Test func commandsRefuseAFolderWithNoStoreAndCreateNothing() throws {
+        let empty = Self.temporaryDirectory()
+        for arguments in [["stats"], ["list"], ["backup", "--to", empty + ".backup"], ["remove-bucket", "--yes", String(repeating: "a", count: 26)]] {
+            let (status, stdout, stderr) = try ServerProcess.run(arguments + ["--data", empty])
+            #expect(status == 64, "\(arguments)")
+            #expect(stdout.isEmpty)
+            #expect(stderr == "error: there is no archive store in \(empty) (archive.sqlite); --data names the directory given to serve --data.\n")
+        }
+        #expect(!FileManager.default.fileExists(atPath: empty), "nothing was created where --data pointed")
+        #expect(!FileManager.default.fileExists(atPath: empty + ".backup"))
+    }
+
+    @Test func listShowsEveryArchiveAndRemoveAsksFirst() async throws {
+        let data = Self.temporaryDirectory()
+        let server = try ServerProcess(data: data)
+        let writer = StandInWriter(), other = StandInWriter()
+        #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
+        #expect(try await Loopback.send(other.claim(), port: server.port).status == 201)
+        #expect(try await Loopback.send(try writer.upload(days(from: "2026-01-30", count: 3)), port: server.port).status == 200)
+
+        let (status, listed, _) = try ServerProcess.run(["list", "--data", data])
+        #expect(status == 0)
+        let lines = listed.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("archive") && lines[0].hasSuffix("pending edits"))
+        let row = try #require(lines.first { $0.hasPrefix(writer.bucket.rawValue) })
+        let columns = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        #expect(columns[1] == "3" && columns[3] == "2026-01-30" && columns[4] == "2026-02-01" && columns.last == "0", "\(row)")
+        #expect(columns[5].hasSuffix("Z"), "the last upload as an ISO instant: \(row)")
+        let otherRow = try #require(lines.first { $0.hasPrefix(other.bucket.rawValue) })
+        #expect(otherRow.contains(" 0 ") && otherRow.contains(" - "), "an archive with no days yet: \(otherRow)")
+
+        let id = writer.bucket.rawValue
+        let (noTerminal, _, refusal) = try ServerProcess.run(["remove-bucket", "--data", data, id])
+        #expect(noTerminal == 64 && refusal.contains("add --yes"))
+        let (removed, said, _) = try ServerProcess.run(["remove-bucket", "--data", data, "--yes", id])
+        let bytes = try #require(Int(columns[2]))
+        #expect(removed == 0 && said == "removed \(id): 3 days, \(bytes) bytes\n")
+        let (after, relisted, _) = try ServerProcess.run(["list", "--data", data])
+        #expect(after == 0 && !relisted.contains(id) && relisted.contains(other.bucket.rawValue))
+        let (again, _, gone) = try ServerProcess.run(["remove-bucket", "--data", data, "--yes", id])
+        #expect(again == 1 && gone.contains("there is no archive \(id) here"))
+        server.terminate()
+    }
+
+    /// One small upload every 20 ms for the whole backup of a 50 MB archive: the online backup API
+    /// restarted on every commit and never finished; the copy from one read transaction does.
+    @Test func backupFinishesUnderSteadyWritesAndIsOwnerOnly() async throws {
+        let data = Self.temporaryDirectory()
+        let server = try ServerProcess(data: data)
+        let writer = StandInWriter()
+        #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
+        var random = SplitMix64(seed: 5)
+        let block = (0..<10_000).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }
+        for month in 0..<20 {
+            // Sealed days the service stores as they are: 31 of 80 KB a frame.
+            let batch = days(from: day("2000-01-01").adding(days: month * 31).description, count: 31)
+            let frame = try Frame.pack(batch.map { Frame.Day(day: $0, sealed: block) })
+            #expect(try await Loopback.send(writer.upload(frame, days: batch), port: server.port).status == 200)
+        }
+        let port = server.port
+        let trickle = Task {
+            var sent = 0
+            while !Task.isCancelled {
+                let one = [day("2010-01-01").adding(days: sent % 500)]
+                if (try? await Loopback.send(try writer.upload(one), port: port))?.status == 200 { sent += 1 }
+                do { try await Task.sleep(nanoseconds: 20_000_000) } catch { break }
+            }
+            return sent
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let file = Self.temporaryDirectory() + ".sqlite"
+        let (status, said, err) = try ServerProcess.run(["backup", "--data", data, "--to", file])
+        trickle.cancel()
+        let trickled = await trickle.value
+        #expect(status == 0, "\(err)")
+        #expect(said.hasPrefix("backed up to \(file): ") && said.contains(" bytes in "))
+        #expect(trickled > 0, "uploads kept arriving during the backup")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600, "the backup is the operator's alone")
+        let copy = try SQLiteConnection(path: file, readOnly: true)
+        #expect(try copy.statement("PRAGMA integrity_check").rows { $0.text(0) } == ["ok"])
+        let stored = try copy.statement("SELECT count(*) FROM day").first { $0.int64(0) } ?? 0
+        #expect(stored >= 20 * 31)
+        let (existing, _, refused) = try ServerProcess.run(["backup", "--data", data, "--to", file])
+        #expect(existing == 64 && refused.contains("already exists"))
+        server.terminate()
+    }
+
+    /// A backup killed at any moment leaves nothing under the name asked for, or a whole copy;
+    /// never a file the next run would refuse to replace with a good one.
+    @Test func aKilledBackupLeavesNoFileUnderItsName() async throws {
+        let data = Self.temporaryDirectory()
+        let server = try ServerProcess(data: data)
+        let writer = StandInWriter()
+        #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
+        for month in 0..<60 {
+            let batch = days(from: day("2000-01-01").adding(days: month * 31).description, count: 31)
+            #expect(try await Loopback.send(try writer.upload(batch), port: server.port).status == 200)
+        }
+        server.terminate()
+        var seed = SplitMix64(seed: 11)
+        for attempt in 0..<6 {
+            let file = Self.temporaryDirectory() + ".sqlite"
+            let backup = Process()
+            backup.executableURL = ServerProcess.binary
+            backup.arguments = ["backup", "--data", data, "--to", file]
+            backup.standardOutput = FileHandle.nullDevice
+            backup.standardError = FileHandle.nullDevice
+            try backup.run()
+            usleep(UInt32(seed.next() % 60_000))
+            kill(backup.processIdentifier, SIGKILL)
+            backup.waitUntilExit()
+            if FileManager.default.fileExists(atPath: file) {
+                let copy = try SQLiteConnection(path: file, readOnly: true)
+                #expect(try copy.statement("PRAGMA integrity_check").rows { $0.text(0) } == ["ok"], "attempt \(attempt)")
+            } else {
+                let (status, _, err) = try ServerProcess.run(["backup", "--data", data, "--to", file])
+                #expect(status == 0, "a second run after a killed one: \(err)")
+            }
+        }
+    }
+}
