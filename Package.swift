@@ -20,9 +20,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The one layer that touches C: every unsafe pointer lives here.
         .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib", "CSQLite", "CMicroHTTPD", "CLibPQ"]),
+
+        // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
+        .target(name: "EfferentCurl", dependencies: ["CCurl"]),
 
         // The protocol's pure core: bytes in, values out, no I/O.
         .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
@@ -31,7 +35,7 @@ let package = Package(
         .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentBindings"]),
 
         // The service client both sides use: signed requests, retries, the service clock.
-        .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentBindings"]),
+        .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentBindings", "EfferentCurl"]),
 
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
@@ -76,7 +80,7 @@ let package = Package(
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
                                                           "EfferentBindings", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore"]),
+        .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),

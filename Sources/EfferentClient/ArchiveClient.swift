@@ -11,15 +11,20 @@ public final class ArchiveClient: Sendable {
     public let clock: ServiceClock
     let transport: any HTTPTransport
     let retry: RetryPolicy
+    /// Told, in a sentence, each time a request waits to be tried again (the CLI prints it).
+    let onRetry: (@Sendable (String) -> Void)?
 
+    /// `connectTimeout`: seconds a connection may take before the service counts as away (2.5 s by
+    /// default; an answer that would only refresh a mirror first gives it less).
     public init(endpoint: String, bucket: BucketID, clock: ServiceClock = ServiceClock(), retry: RetryPolicy = RetryPolicy(),
-                transport: (any HTTPTransport)? = nil) {
+                transport: (any HTTPTransport)? = nil, connectTimeout: Double = 2.5, onRetry: (@Sendable (String) -> Void)? = nil) {
         let trimmed = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
         self.endpoint = trimmed
         self.bucket = bucket
         self.clock = clock
         self.retry = retry
-        self.transport = transport ?? URLSessionTransport(endpoint: trimmed)
+        self.transport = transport ?? CurlTransport(endpoint: trimmed, connectTimeout: connectTimeout)
+        self.onRetry = onRetry
     }
 
     var base: String { "/b/\(bucket)" }
@@ -104,7 +109,7 @@ public final class ArchiveClient: Sendable {
     /// `GET /b/<b>/d/<day>`: one sealed day, or nil when the archive has none.
     public func sealedDay(_ day: CalendarDay, readKey: Ed25519PrivateKey) async throws(ArchiveError) -> [UInt8]? {
         do throws(ArchiveError) {
-            return try await read(base + "/d/\(day)", readKey: readKey).body
+            return try await read(base + "/d/\(day)", readKey: readKey, maxAnswerBytes: ProtocolLimits.maxDayBytes).body
         } catch where error.status == 404 {
             return nil
         }
@@ -114,7 +119,10 @@ public final class ArchiveClient: Sendable {
     public func range(from: CalendarDay, to: CalendarDay, after: CalendarDay? = nil,
                       readKey: Ed25519PrivateKey) async throws(ArchiveError) -> RangeAnswer {
         let target = base + "/d?from=\(from)&to=\(to)" + (after.map { "&after=\($0)" } ?? "")
-        let answer = try await read(target, readKey: readKey)
+        // §6: at most 92 days and 8 MiB of sealed bytes (a single larger day still goes alone, and
+        // no day passes 1 MiB), each day framed in 14 bytes.
+        let ceiling = ProtocolLimits.maxRangeBytes + ProtocolLimits.maxRangeDays * (Frame.dayBytes + Frame.lengthBytes)
+        let answer = try await read(target, readKey: readKey, maxAnswerBytes: ceiling)
         let days: [Frame.Day]
         do { days = try Frame.unpack(answer.body, allowingEmpty: true) } catch {
             throw .unexpectedAnswer("a range answer that is not a frame (\(error.description))")
@@ -133,8 +141,9 @@ public final class ArchiveClient: Sendable {
         return RangeAnswer(days: days, next: next)
     }
 
-    func read(_ target: String, readKey: Ed25519PrivateKey) async throws(ArchiveError) -> ClientResponse {
-        try await send("GET", target) { now in
+    func read(_ target: String, readKey: Ed25519PrivateKey,
+              maxAnswerBytes: Int = ClientRequest.defaultAnswerCeiling) async throws(ArchiveError) -> ClientResponse {
+        try await send("GET", target, maxAnswerBytes: maxAnswerBytes) { now in
             (SignedHeaders(signing: SignedMessage.read(bucket: self.bucket, target: target, timestamp: now),
                            with: readKey, role: .reader, timestamp: now), [])
         }
@@ -145,14 +154,14 @@ public final class ArchiveClient: Sendable {
     /// Signs (with `sign`, on the service clock), sends, retries transient failures, and re-signs
     /// once after a refusal for time. Throws the service's refusal for any other non-2xx answer.
     func send(_ method: String, _ target: String, body: [UInt8] = [], contentType: String? = nil,
-              extra: [(String, String)] = [],
+              extra: [(String, String)] = [], maxAnswerBytes: Int = ClientRequest.defaultAnswerCeiling,
               sign: @escaping @Sendable (Int64) -> (SignedHeaders, [(String, String)])) async throws(ArchiveError) -> ClientResponse {
         var clockRetried = false
         while true {
             let (headers, more) = sign(clock.now)
             var fields = headers.fields.map { ($0.name, $0.value) } + more + extra
             if let contentType { fields.append(("Content-Type", contentType)) }
-            let request = ClientRequest(method: method, target: target, headers: fields, body: body)
+            let request = ClientRequest(method: method, target: target, headers: fields, body: body, maxAnswerBytes: maxAnswerBytes)
             do throws(ArchiveError) {
                 return try await exchange(request)
             } catch let error {
@@ -166,10 +175,13 @@ public final class ArchiveClient: Sendable {
         }
     }
 
-    /// One request with retries of transient failures; 2xx answers return, others throw.
+    /// One request with retries of transient failures; 2xx answers return, others throw. Each wait
+    /// is announced through `onRetry`; a cancelled task stops waiting and throws `.cancelled`.
     func exchange(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
         var attempt = 0
         while true {
+            let failure: ArchiveError
+            var retryAfter: Double?
             do throws(ArchiveError) {
                 let response = try await transport.send(request)
                 if let date = response.headers["date"] { clock.learn(httpDate: date) }
@@ -177,15 +189,29 @@ public final class ArchiveClient: Sendable {
                 let json = try? JSONParser.parse(response.body)
                 if let now = json?["now"]?.integerValue { clock.learn(serviceNow: now) }
                 let message = json?["error"]?.stringValue ?? "HTTP \(response.status)"
-                let error = ArchiveError.refused(status: response.status, message: String(message.prefix(300)))
-                guard error.isTransient, attempt < retry.delays.count else { throw error }
-                let retryAfter = response.headers["retry-after"].flatMap(Double.init)
-                try? await Task.sleep(nanoseconds: UInt64(retry.delay(attempt: attempt, retryAfter: retryAfter) * 1e9))
-            } catch let error where error.isTransient && attempt < retry.delays.count {
-                try? await Task.sleep(nanoseconds: UInt64(retry.delay(attempt: attempt, retryAfter: nil) * 1e9))
+                failure = ArchiveError.refused(status: response.status, message: String(message.prefix(300)))
+                retryAfter = response.headers["retry-after"].flatMap(Double.init)
+            } catch {
+                failure = error
             }
+            guard failure.isTransient, attempt < retry.delays.count else { throw failure }
+            let wait = retry.delay(attempt: attempt, retryAfter: retryAfter)
+            onRetry?(Self.retryNotice(failure, wait: wait, asked: retryAfter, attempt: attempt + 2, of: retry.delays.count + 1))
+            guard !Task.isCancelled else { throw .cancelled }
+            do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { throw .cancelled }
             attempt += 1
         }
+    }
+
+    /// "the archive service answered 503 (…); trying again in 4 s (attempt 2 of 5)".
+    static func retryNotice(_ failure: ArchiveError, wait: Double, asked: Double?, attempt: Int, of attempts: Int) -> String {
+        let what = switch failure {
+        case let .refused(status, message): "the archive service answered \(status) (\(message))"
+        case let .unreachable(_, reason): reason
+        default: failure.description
+        }
+        let capped = asked.map { $0 > wait ? "; it asked for \(Int($0)) s, which is more than this client waits" : "" } ?? ""
+        return "\(what); trying again in \(String(format: "%.0f", wait.rounded(.up))) s (attempt \(attempt) of \(attempts))\(capped)"
     }
 }
 

@@ -1,7 +1,5 @@
+import EfferentCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One HTTP exchange as the client needs it; the real one is URLSession, tests may put the
 /// service in process.
@@ -15,13 +13,20 @@ public struct ClientRequest: Sendable {
     public var target: String
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// The most answer this request may bring, from the protocol's limits for its route (§6).
+    public var maxAnswerBytes: Int
 
-    public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+                maxAnswerBytes: Int = ClientRequest.defaultAnswerCeiling) {
         self.method = method
         self.target = target
         self.headers = headers
         self.body = body
+        self.maxAnswerBytes = maxAnswerBytes
     }
+
+    /// Answers without a ceiling of their own (stats, registrations, edits' small JSON).
+    public static let defaultAnswerCeiling = 1 << 20
 }
 
 public struct ClientResponse: Sendable {
@@ -36,58 +41,86 @@ public struct ClientResponse: Sendable {
     }
 }
 
-/// URLSession over HTTP(S), with the reader's limits: 30 s a request, answers over 16 MiB refused.
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+/// HTTP(S) on libcurl, with a reader's limits on an untrusted service: a connection within 2.5 s
+/// or a sentence, a deadline for the whole exchange however slowly bytes drip, and each request's
+/// answer ceiling enforced against the declared length and again as the body arrives.
+public final class CurlTransport: HTTPTransport {
+    private let session = CurlSession()
     private let endpoint: String
-    private let maxAnswerBytes: Int
+    private let connectTimeout: Double
+    private let deadline: Double
+    private let stallSeconds: Int
 
-    /// `endpoint` is `scheme://host[:port][/prefix]` with no trailing slash.
-    public init(endpoint: String, timeout: TimeInterval = 30, maxAnswerBytes: Int = 16 * 1024 * 1024) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpMaximumConnectionsPerHost = 8
-        configuration.httpAdditionalHeaders = ["User-Agent": "efferent/0.1"]
-        session = URLSession(configuration: configuration)
+    /// `endpoint` is `scheme://host[:port][/prefix]` with no trailing slash. An exchange must
+    /// connect within `connectTimeout`, finish within `deadline`, and never move less than
+    /// 1 KiB/s for `stallSeconds` on end.
+    public init(endpoint: String, connectTimeout: Double = 2.5, deadline: Double = 120, stallSeconds: Int = 15) {
         self.endpoint = endpoint
-        self.maxAnswerBytes = maxAnswerBytes
+        self.connectTimeout = connectTimeout
+        self.deadline = deadline
+        self.stallSeconds = stallSeconds
     }
 
     public func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
-        guard let url = URL(string: endpoint + request.target) else {
-            throw .unexpectedAnswer("the address \(endpoint) cannot be combined with \(request.target)")
+        guard endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") else {
+            throw .noConnection(endpoint: endpoint, reason: "the address must start with http:// or https://")
         }
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if request.method != "GET" {
-            urlRequest.httpBody = Data(request.body)
+        var headers = request.headers
+        headers.append(("User-Agent", "efferent/0.1"))
+        if request.method != "GET", !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            headers.append(("Content-Type", "application/octet-stream"))
         }
-        let data: Data, response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw .unreachable(endpoint: endpoint, reason: Self.reason(error))
+        let exchange = CurlExchange(method: request.method, url: endpoint + request.target, headers: headers, body: request.body,
+                                    connectTimeout: connectTimeout, deadline: deadline, stallSeconds: stallSeconds,
+                                    maxAnswerBytes: request.maxAnswerBytes)
+        let cancellation = CurlCancellation()
+        let session = self.session
+        let result: Result<CurlAnswer, CurlFailure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // libcurl blocks its thread; a cancelled task stops it within a second through the flag.
+                DispatchQueue.global().async {
+                    do throws(CurlFailure) {
+                        continuation.resume(returning: .success(try session.perform(exchange, cancel: cancellation)))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
-        guard let http = response as? HTTPURLResponse else { throw .unexpectedAnswer("not an HTTP answer") }
-        guard data.count <= maxAnswerBytes else { throw .answerTooLarge }
-        var headers = [String: String]()
-        for (name, value) in http.allHeaderFields {
-            headers[String(describing: name).lowercased()] = String(describing: value)
+        switch result {
+        case let .success(answer):
+            return ClientResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        case let .failure(failure):
+            throw Self.error(failure, endpoint: endpoint)
         }
-        return ClientResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
 
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        switch nsError.code {
-        case NSURLErrorCannotConnectToHost: return "the connection was refused"
-        case NSURLErrorTimedOut: return "it did not answer in time"
-        case NSURLErrorCannotFindHost: return "the host name does not resolve"
-        case NSURLErrorNetworkConnectionLost: return "the connection dropped"
-        case NSURLErrorNotConnectedToInternet: return "this machine is offline"
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted: return "the TLS connection failed"
-        default: return "network error \(nsError.code)"
+    /// "3 s", "0.3 s".
+    static func seconds(_ value: Double) -> String {
+        value >= 1 && value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+
+    /// The sentence for each way an exchange can fail, and whether trying again could help.
+    static func error(_ failure: CurlFailure, endpoint: String) -> ArchiveError {
+        switch failure {
+        case .refused:
+            .noConnection(endpoint: endpoint, reason: "nothing accepts connections there (connection refused); check the address and that the service runs")
+        case .unresolved:
+            .noConnection(endpoint: endpoint, reason: "the host name does not resolve; check the address")
+        case let .connectTimedOut(seconds):
+            .noConnection(endpoint: endpoint, reason: "no connection within \(Self.seconds(seconds)); the address may be wrong, or a firewall drops the traffic")
+        case let .timedOut(seconds):
+            .noConnection(endpoint: endpoint, reason: "it connected but did not finish answering within \(Self.seconds(seconds)), or stalled below 1 KiB/s")
+        case let .tls(message):
+            .noConnection(endpoint: endpoint, reason: endpoint.hasPrefix("https://")
+                ? "the TLS handshake failed (\(message)); if the service speaks plain HTTP, its address starts with http://"
+                : "the TLS handshake failed (\(message))")
+        case let .answerTooLarge(limit): .answerTooLarge(limit: limit)
+        case .cancelled: .cancelled
+        case let .dropped(message): .unreachable(endpoint: endpoint, reason: "the connection dropped (\(message))")
+        case let .other(code, message): .unreachable(endpoint: endpoint, reason: "\(message) (libcurl \(code))")
         }
     }
 }

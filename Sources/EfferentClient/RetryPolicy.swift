@@ -15,9 +15,13 @@ public struct RetryPolicy: Sendable {
     public static let immediate = RetryPolicy(delays: [0, 0, 0, 0], jitter: 0)
     public static let none = RetryPolicy(delays: [], jitter: 0)
 
+    /// The longest a `Retry-After` makes one wait: a service asking for minutes is answered by
+    /// the next scheduled run, not by a command sitting silent.
+    public static let maxRetryAfter: Double = 30
+
     func delay(attempt: Int, retryAfter: Double?) -> Double {
         let base = delays[attempt]
         let jittered = base * (1 + Double.random(in: -jitter...jitter))
-        return max(jittered, min(retryAfter ?? 0, 60))
+        return max(jittered, min(retryAfter ?? 0, Self.maxRetryAfter))
     }
 }
