@@ -31,6 +31,7 @@ struct Import: Subcommand {
         }
         let session = try context.store.beginImport(source: (path as NSString).lastPathComponent, format: format, full: full)
         let bar = ProgressBar(label: "import", unit: "records")
+        defer { bar.finish() }
         let started = Date()
         let tally = try ExportImporter.read(input, into: session, progress: Environment.isTerminal ? { progress in
             bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead), totalBytes: Int(progress.totalBytes))

@@ -30,6 +30,9 @@ struct Push: Subcommand {
         do { edits = try await context.applyEdits() } catch let error as EditApplierError {
             note(error.description)
             edits = nil
+        } catch let error as ArchiveError where error.isUnreachable {
+            // Nothing can go out either: say so and fail, so a scheduled run is noticed.
+            throw error
         } catch {
             note("agent edits could not be fetched this time and stay queued: \(error)")
             edits = nil
@@ -39,6 +42,7 @@ struct Push: Subcommand {
                             writer: context.writer)
         let bar = ProgressBar(label: "push", unit: "days")
         if Environment.isTerminal { pusher.progress = { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) } }
+        defer { bar.finish() }
         let started = Date()
         let report = try await pusher.run(check: check)
         bar.finish()

@@ -18,8 +18,10 @@ struct ReaderContext {
         reading = try profile.readingKey()
     }
 
-    func client() -> ArchiveClient {
-        ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy)
+    /// A client whose retries are said on stderr; `connectTimeout` shorter where only a refresh waits on it.
+    func client(connectTimeout: Double = 2.5) -> ArchiveClient {
+        ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy,
+                      connectTimeout: connectTimeout, onRetry: { note($0) })
     }
 
     func mirror() throws -> Mirror { try Mirror(profile: profile, endpoint: settings.endpoint) }

@@ -34,20 +34,43 @@ struct ReadingOptions {
         return day
     }
 
+    /// Seconds an answer gives the service to accept a connection before answering from the mirror
+    /// as it is: enough for a service on the same network or a nearby TLS host, short enough that a
+    /// service that is away never makes an answer wait.
+    static let refreshConnectTimeout = 0.3
+
     /// The 5-minute freshness rule (§10.3): the mirror is synced first when it is older, unless
-    /// offline; a service that cannot be reached leaves the mirror as it is, with a warning.
+    /// offline. A service that does not accept a connection at once leaves the mirror as it is,
+    /// and the answer says how old it is.
     static func freshSource(_ context: ReaderContext, offline: Bool) async throws -> MirrorSource {
         let mirror = try context.mirror()
-        let stale = mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }.map { Date().timeIntervalSince($0) > 300 } ?? true
+        let syncedAt = mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
+        let stale = syncedAt.map { Date().timeIntervalSince($0) > 300 } ?? true
         if stale && !offline {
             do {
-                _ = try await Syncer(client: context.client(), reading: context.reading, mirror: mirror).run()
+                _ = try await Syncer(client: context.client(connectTimeout: refreshConnectTimeout), reading: context.reading,
+                                     mirror: mirror).run()
                 try context.learnTimeZone(from: mirror)
+            } catch let error as ArchiveError where error.isUnreachable {
+                note("answering from the mirror as synced \(age(since: syncedAt)) — the service did not answer just now "
+                     + "(\(error)); `efferent sync` brings the mirror up to date")
             } catch {
-                note("warning: answering from the mirror as it was — \(error)")
+                note("warning: answering from the mirror as synced \(age(since: syncedAt)) — \(error)")
             }
         }
         return MirrorSource(mirror: mirror)
+    }
+
+    /// "3 h ago", "2 days ago", "never".
+    static func age(since date: Date?) -> String {
+        guard let date else { return "never" }
+        let seconds = max(0, Date().timeIntervalSince(date))
+        switch seconds {
+        case ..<120: return "\(Int(seconds)) s ago"
+        case ..<7200: return "\(Int(seconds / 60)) min ago"
+        case ..<172_800: return "\(Int(seconds / 3600)) h ago"
+        default: return "\(Int(seconds / 86_400)) days ago"
+        }
     }
 
     static func print(_ answer: any Answer, as format: AnswerFormat) throws {

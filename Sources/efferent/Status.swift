@@ -15,13 +15,16 @@ struct Status: Subcommand {
     func run() async throws -> Int32 {
         let reader = try ReaderContext()
         print("bucket   \(reader.settings.bucket) on \(reader.settings.endpoint)")
-        let stats = try? await reader.client().stats()
+        var stats: ArchiveStats?
+        do {
+            stats = try await reader.client().stats()
+        } catch {
+            print("archive  not reachable just now: \(error)")
+        }
         if let stats {
             let mib = String(format: "%.1f", Double(stats.bytes) / 1_048_576)
             print("archive  \(stats.days)\(stats.complete ? "" : "+") days, \(mib) MiB"
                   + (stats.firstDay.map { ", \($0) … \(stats.lastDay!)" } ?? ""))
-        } else {
-            print("archive  unreachable just now")
         }
         let mirror = try reader.mirror()
         if let first = mirror.days.first, let last = mirror.days.last {

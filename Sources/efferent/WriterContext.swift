@@ -29,7 +29,7 @@ struct WriterContext {
     func client() throws -> ArchiveClient {
         let offset = try store.meta("clock.offset").flatMap { Int64($0) } ?? 0
         return ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, clock: ServiceClock(offset: offset),
-                             retry: Environment.retryPolicy)
+                             retry: Environment.retryPolicy, onRetry: { note($0) })
     }
 }
 
@@ -56,6 +56,8 @@ enum Environment {
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }
 
+/// A line on stderr that starts on a line of its own, even while a progress bar is drawn.
 func note(_ text: String) {
+    ProgressBar.clearLine()
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }

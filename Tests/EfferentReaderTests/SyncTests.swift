@@ -35,11 +35,11 @@ import Testing
 
     /// Fails every request after the first `allowed`, like a service that stops mid-sync.
     final class StopsAfter: HTTPTransport, @unchecked Sendable {
-        let inner: URLSessionTransport
+        let inner: CurlTransport
         let lock = NSLock()
         var allowed: Int
         init(endpoint: String, allowed: Int) {
-            inner = URLSessionTransport(endpoint: endpoint)
+            inner = CurlTransport(endpoint: endpoint)
             self.allowed = allowed
         }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
@@ -70,10 +70,10 @@ import Testing
 
     /// Takes one day out of every range answer, like a service that lists a day it then fails to return.
     final class DropsADay: HTTPTransport, @unchecked Sendable {
-        let inner: URLSessionTransport
+        let inner: CurlTransport
         let dropped: CalendarDay
         init(endpoint: String, dropping day: CalendarDay) {
-            inner = URLSessionTransport(endpoint: endpoint)
+            inner = CurlTransport(endpoint: endpoint)
             dropped = day
         }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
@@ -118,6 +118,72 @@ import Testing
             }
         }
         #expect(try harness.mirror().uploaded[Self.days[2]] == nil)
+    }
+
+    /// Answers every listing page with no days, like a service that lost its archive or lies.
+    final class EmptyListing: HTTPTransport, @unchecked Sendable {
+        let inner: CurlTransport
+        init(endpoint: String) { inner = CurlTransport(endpoint: endpoint) }
+        func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
+            var response = try await inner.send(request)
+            if request.target.contains("/days"), response.status == 200 { response.body = Array(#"{"days":[],"next":null}"#.utf8) }
+            return response
+        }
+    }
+
+    /// One listing that leaves out every day once emptied the mirror's index, and answers went
+    /// empty; now the days stay until the reader accepts their removal.
+    @Test func aListingThatDropsDaysDoesNotEmptyTheMirror() async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(Self.days.map { ($0, ReaderHarness.handBody($0, steps: 1)) })
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let emptied = try await harness.syncer(try harness.mirror(), transport: EmptyListing(endpoint: harness.endpoint)).run()
+        #expect(emptied.unlisted == Self.days && emptied.dropped == 0 && emptied.fetched == 0)
+        #expect(try harness.mirror().days == Self.days, "the mirror keeps every day")
+        let events = try MirrorSource(mirror: try harness.mirror()).events(from: Self.days[0], through: Self.days[199])
+        #expect(events.count == 200 * 4, "offline answers still see every day")
+        let accepted = try await harness.syncer(try harness.mirror(), transport: EmptyListing(endpoint: harness.endpoint))
+            .run(acceptRemovals: true)
+        #expect(accepted.dropped == 200 && accepted.unlisted.isEmpty)
+        #expect(try harness.mirror().days.isEmpty)
+    }
+
+    /// Fails one range request of many while the others are in flight, each after a pause.
+    final class FailsOneRange: HTTPTransport, @unchecked Sendable {
+        let inner: CurlTransport
+        let failing: String
+        init(endpoint: String, failing: CalendarDay) {
+            inner = CurlTransport(endpoint: endpoint)
+            self.failing = "from=\(failing)"
+        }
+        func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
+            if request.target.contains(failing) { throw .unexpectedAnswer("a range answer that is not a frame") }
+            if request.target.contains("/d?") {
+                do { try await Task.sleep(nanoseconds: 2_000_000) } catch { throw .cancelled }
+            }
+            return try await inner.send(request)
+        }
+    }
+
+    /// The cancellation path of the concurrent fetch: one range fails while up to three others are
+    /// in flight. It once deadlocked (18 of 60 runs) or trapped; every run must end with the error.
+    @Test func aRangeThatFailsEndsEverySyncCleanly() async throws {
+        let harness = try await ReaderHarness()
+        // Days ten apart: each its own range, so a sync makes 30 range requests, four at a time.
+        let spread = (0..<30).map { CalendarDay("2023-01-01")!.adding(days: $0 * 10) }
+        try await harness.upload(spread.map { ($0, ReaderHarness.handBody($0, steps: 1)) })
+        for run in 0..<100 {
+            // A mirror of its own each run, so every run asks for the failing range.
+            let fresh = try Mirror(profile: Profile(directory: harness.directory + "/run-\(run)"), endpoint: harness.endpoint)
+            let failing = spread[5 + run % 20]
+            await #expect(throws: ArchiveError.unexpectedAnswer("a range answer that is not a frame"), "run \(run)") {
+                try await harness.syncer(fresh, transport: FailsOneRange(endpoint: harness.endpoint, failing: failing)).run()
+            }
+            #expect(!fresh.days.contains(failing), "run \(run)")
+        }
+        let rerun = try await harness.syncer(try harness.mirror()).run()
+        let mirrored = try harness.mirror().days
+        #expect(rerun.fetched == 30 && mirrored == spread, "a clean sync afterwards completes the mirror")
     }
 
     @Test func spansFollowTheReferenceRule() {

@@ -12,9 +12,9 @@ import Testing
     /// Forwards to the real transport, then fails after the service answered — as if the writer
     /// died between the upload and recording it.
     final class DiesAfterUpload: HTTPTransport, @unchecked Sendable {
-        let inner: URLSessionTransport
+        let inner: CurlTransport
         var armed = true
-        init(endpoint: String) { inner = URLSessionTransport(endpoint: endpoint) }
+        init(endpoint: String) { inner = CurlTransport(endpoint: endpoint) }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
             let response = try await inner.send(request)
             if armed, request.target.hasSuffix("/days"), request.method == "PUT" {

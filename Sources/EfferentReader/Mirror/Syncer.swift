@@ -12,7 +12,11 @@ public final class Syncer {
         public var fetched = 0
         public var requests = 0
         public var bytes = 0
+        /// Days forgotten because the listing no longer names them (only with `acceptRemovals`).
         public var dropped = 0
+        /// Days the mirror holds that the listing no longer names, kept because a listing alone
+        /// is not trusted to remove them.
+        public var unlisted = [CalendarDay]()
     }
 
     public struct Progress: Sendable {
@@ -33,18 +37,23 @@ public final class Syncer {
         self.mirror = mirror
     }
 
-    /// Syncs the days within the bounds (all when nil). With no bounds, days the archive no longer
-    /// lists are dropped from the mirror's record.
-    public func run(from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> Report {
+    /// Syncs the days within the bounds (all when nil).
+    ///
+    /// A writer never deletes a day (it uploads an empty one), so a listing that leaves out days
+    /// the mirror holds is a service that lost them, or one that lies: they stay in the mirror and
+    /// are reported as `unlisted`, and only `acceptRemovals` forgets them.
+    public func run(from: CalendarDay? = nil, to: CalendarDay? = nil, acceptRemovals: Bool = false) async throws -> Report {
         var report = Report()
         let listing = try await client.listing(from: from, to: to, readKey: reading.readKey)
         report.listed = listing.count
         var stamps = [CalendarDay: String]()
         for entry in listing { stamps[entry.day] = entry.uploaded }
-        if from == nil && to == nil {
-            for day in mirror.days where stamps[day] == nil {
+        for day in mirror.days where stamps[day] == nil && (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true) {
+            if acceptRemovals {
                 mirror.forget(day)
                 report.dropped += 1
+            } else {
+                report.unlisted.append(day)
             }
         }
         let wanted = listing.filter { mirror.uploaded[$0.day] != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
