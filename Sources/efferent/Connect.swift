@@ -30,6 +30,9 @@ struct Connect: Subcommand {
         }
         let handoff = try EfferentCore.Handoff(parsing: text, checkingInstruction: false)
         let profile = Profile.standard()
+        // The writer's own profile already holds every key and its settings (hourly totals' start
+        // among them): turning it into a reader would lose them.
+        if profile.exists(KeyFile.writerName) { throw ConnectError.writerProfile(profile.directory) }
         if profile.exists(Profile.settingsName) {
             let existing = try profile.settings()
             guard existing.bucket == handoff.bucket else { throw ConnectError.otherArchive(profile.directory) }
@@ -37,8 +40,7 @@ struct Connect: Subcommand {
         try profile.write(KeyFile.readingName, KeyFile.encode(handoff.readingKey))
         if let editor = handoff.editorKey { try profile.write(KeyFile.editorName, KeyFile.encode(editor)) }
         let zone = profile.exists(Profile.settingsName) ? try profile.settings().timeZone : "UTC"
-        try profile.save(ProfileSettings(endpoint: handoff.endpoint, bucket: handoff.bucket, timeZone: zone, hourlyFrom: nil,
-                                         role: profile.exists(KeyFile.writerName) ? "writer" : "reader"))
+        try profile.save(ProfileSettings(endpoint: handoff.endpoint, bucket: handoff.bucket, timeZone: zone, hourlyFrom: nil, role: "reader"))
         // Say whether the service answers, without failing the connect if it is down right now.
         let stats = try? await ArchiveClient(endpoint: handoff.endpoint, bucket: handoff.bucket, retry: .none).stats()
         print("connected to archive \(handoff.bucket) on \(handoff.endpoint)" + (handoff.editorKey == nil ? " (read only)" : ""))
@@ -51,9 +53,12 @@ struct Connect: Subcommand {
 
 enum ConnectError: Error, CustomStringConvertible {
     case otherArchive(String)
+    case writerProfile(String)
     var description: String {
         switch self {
         case let .otherArchive(path): "\(path) already reads another archive; set EFFERENT_HOME to a new directory for this one."
+        case let .writerProfile(path):
+            "\(path) is this archive's writer, which reads its own archive already; to try a reader here, set EFFERENT_HOME to a new directory (EFFERENT_HOME=~/.efferent-reader efferent connect …)."
         }
     }
 }

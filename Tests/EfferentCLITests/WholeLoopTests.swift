@@ -55,6 +55,11 @@ import Glibc
         let open = try reader.run(["connect", "--handoff", handoffFile])
         #expect(open.status == 1 && open.stderr.contains("chmod 600"))
         chmod(handoffFile, 0o600)
+        // The writer's own profile is never turned into a reader (it would lose its settings).
+        let settingsBefore = try String(contentsOfFile: work + "/phone/profile.json", encoding: .utf8)
+        let intoWriter = try writer.run(["connect", "--handoff", handoffFile])
+        #expect(intoWriter.status == 1 && intoWriter.stderr.contains("is this archive's writer") && intoWriter.stderr.contains("EFFERENT_HOME"))
+        #expect(try String(contentsOfFile: work + "/phone/profile.json", encoding: .utf8) == settingsBefore)
         let connected = try reader.run(["connect", "--handoff", handoffFile])
         #expect(connected.status == 0, "\(connected.stderr)")
         let synced = try reader.run(["sync"])
