@@ -48,7 +48,8 @@ let package = Package(
 
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentBindings"]),
-        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentClient", "EfferentCommandLine", "EfferentCore"]),
+        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentClient", "EfferentCommandLine", "EfferentCore",
+                                                           "EfferentBindings"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",

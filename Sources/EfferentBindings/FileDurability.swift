@@ -15,6 +15,17 @@ public enum FileDurability {
         UInt32(umask(0o077))
     }
 
+    /// Makes each existing file among `paths` readable by its owner only; returns those that were
+    /// readable by others (a file from before the umask was 077).
+    @discardableResult
+    public static func restrictToOwner(_ paths: [String]) -> [String] {
+        paths.filter { path in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return false }
+            return chmod(path, 0o600) == 0
+        }
+    }
+
     /// Flushes the file or directory at `path` to the disk.
     public static func synchronize(_ path: String) throws(FileDurabilityError) {
         let descriptor = try retrying("opening \(path)") { open(path, O_RDONLY | O_CLOEXEC) }

@@ -1,5 +1,9 @@
+import EfferentBindings
 import EfferentCommandLine
 import Foundation
+
+// Keys, health records, mirrors, exports and plots are the owner's alone: every file is 0600.
+FileDurability.restrictNewFilesToOwner()
 
 /// `efferent`: the writer and reader of an Efferent archive. Thin: each subcommand parses its
 /// arguments, calls the libraries and prints.

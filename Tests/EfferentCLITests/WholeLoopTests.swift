@@ -37,6 +37,10 @@ import Glibc
         let imported = try writer.run(["import", Self.samples.appendingPathComponent("apple-health-parser/export.zip").path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("read 8 records"))
+        // Every plaintext record is in the writer's store: owner only, WAL files included.
+        for name in ["writer.sqlite", "writer.sqlite-wal", "writer.sqlite-shm"] where FileManager.default.fileExists(atPath: work + "/phone/" + name) {
+            #expect(stat(work + "/phone/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name)")
+        }
         let pushed = try writer.run(["push"])
         #expect(pushed.status == 0, "\(pushed.stderr)")
         #expect(pushed.stdout.hasPrefix("sent "))
@@ -83,6 +87,15 @@ import Glibc
         #expect(exported.status == 0)
         let lines = try String(contentsOfFile: work + "/hr.jsonl", encoding: .utf8)
         #expect(lines.split(separator: "\n").count == 2)
+        for file in [work + "/hr.jsonl", work + "/sleep.svg"] {
+            var mode = stat()
+            #expect(stat(file, &mode) == 0 && mode.st_mode & 0o777 == 0o600, "readable health data is the owner's: \(file)")
+        }
+        // A store from before umask 077 (0644) is made owner-only when next opened.
+        chmod(work + "/phone/writer.sqlite", 0o644)
+        #expect(try writer.run(["status"]).status == 0)
+        var store = stat()
+        #expect(stat(work + "/phone/writer.sqlite", &store) == 0 && store.st_mode & 0o777 == 0o600)
         let readerStatus = try reader.run(["status"])
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
     }

@@ -23,6 +23,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty + ".backup"))
     }
 
+    /// An archive file left readable by others (from before the umask was 077) is owner-only once
+    /// the service starts, and a new one is created so.
+    @Test func theServiceKeepsItsFilesToItsOwner() throws {
+        let data = Self.temporaryDirectory()
+        #expect(try ServerProcess.run(["invite", "--data", data]).status == 0)
+        var info = stat()
+        #expect(stat(data + "/archive.sqlite", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        chmod(data + "/archive.sqlite", 0o644)
+        let server = try ServerProcess(data: data)
+        #expect(stat(data + "/archive.sqlite", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        server.terminate()
+    }
+
     @Test func listShowsEveryArchiveAndRemoveAsksFirst() async throws {
         let data = Self.temporaryDirectory()
         let server = try ServerProcess(data: data)

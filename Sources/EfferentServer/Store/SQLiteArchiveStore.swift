@@ -27,7 +27,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
                                                 attributes: [.posixPermissions: 0o700])
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writerConnection = try Self.open(path)
-        tightened = Self.restrictToOwner([path, path + "-wal", path + "-shm"])
+        tightened = FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
         writer = ConnectionSlot(writerConnection)
         let file = path
@@ -35,16 +35,6 @@ public final class SQLiteArchiveStore: ArchiveStore {
             let connection = try Self.open(file)
             try connection.execute("PRAGMA query_only=ON")
             return connection
-        }
-    }
-
-    /// Makes each existing file readable by its owner only; returns those that were not.
-    /// (A store from before the process umask was 077 may be 0644.)
-    private static func restrictToOwner(_ paths: [String]) -> [String] {
-        paths.filter { path in
-            guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
-                  mode & 0o077 != 0 else { return false }
-            return (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)) != nil
         }
     }
 

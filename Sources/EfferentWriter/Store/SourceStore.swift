@@ -15,6 +15,8 @@ public final class SourceStore {
 
     public init(path: String, zone: ZoneCalendar) throws {
         db = try SQLiteConnection(path: path)
+        // Every plaintext record is in here: owner only, also for a store made before umask 077.
+        FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
         // Migrations sort whole indexes (migration 3 rebuilds the record table): their temporary
         // files stay on disk, so a decade's upgrade does not hold half a gigabyte in memory.
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;")
