@@ -41,6 +41,7 @@ struct Init: Subcommand {
         if profile.exists(Profile.settingsName) {
             // An interrupted init: keep its keys and finish the registration.
             settings = try profile.settings()
+            if settings.role == "reader" { throw WriterError.alreadyInitialised(profile.directory) }
             if let server, server.trimmingSuffix("/") != settings.endpoint {
                 throw WriterError.alreadyInitialised(profile.directory)
             }
@@ -49,7 +50,8 @@ struct Init: Subcommand {
             editor = try profile.editorKey()
         } else {
             guard let server else { throw UsageError("'init' needs --server URL, the archive service to use.") }
-            if profile.exists(KeyFile.readingName) { throw WriterError.alreadyInitialised(profile.directory) }
+            // No settings means nothing was claimed yet (the claim comes after they are saved), so
+            // keys an interrupted init left behind are simply made anew below.
             let zoneName = timeZone ?? TimeZone.current.identifier
             guard let zone = ZoneCalendar(identifier: zoneName) else { throw WriterError.unknownTimeZone(zoneName) }
             reading = ReadingKey()
@@ -61,6 +63,7 @@ struct Init: Subcommand {
             try profile.write(KeyFile.readingName, KeyFile.encode(reading))
             try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
             try profile.write(KeyFile.editorName, KeyFile.encode(editor))
+            // The settings last: their presence says every key above is on disk.
             try profile.save(settings)
         }
         let client = ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy)

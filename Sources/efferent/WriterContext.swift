@@ -15,6 +15,9 @@ struct WriterContext {
 
     init(profile: Profile = .standard()) throws {
         guard profile.exists(Profile.settingsName), profile.exists(KeyFile.writerName) else {
+            if profile.exists(Profile.settingsName), (try? profile.settings())?.role == "reader" {
+                throw WriterError.readerProfile(profile.directory)
+            }
             throw WriterError.notInitialised(profile.directory)
         }
         self.profile = profile

@@ -66,6 +66,9 @@ import Glibc
         #expect(try String(contentsOfFile: work + "/phone/profile.json", encoding: .utf8) == settingsBefore)
         let connected = try reader.run(["connect", "--handoff", handoffFile])
         #expect(connected.status == 0, "\(connected.stderr)")
+        // A reader's profile does not write, and says where writing happens instead of suggesting init.
+        let importOnReader = try reader.run(["import", Self.samples.appendingPathComponent("apple-health-parser/export.zip").path])
+        #expect(importOnReader.status == 1 && importOnReader.stderr.contains("reads an archive from a handoff"), "\(importOnReader.stderr)")
         let synced = try reader.run(["sync"])
         #expect(synced.status == 0 && synced.stdout.hasPrefix("fetched "), "\(synced.stderr)")
 
@@ -200,6 +203,23 @@ import Glibc
         let read = imported.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         #expect(read >= truths.totalRecords, "every record of the export was read: \(imported.stdout)")
         #expect(imported.peakKiB / 1024 < 150, "the import's own peak RSS: \(imported.peakKiB / 1024) MiB")
+    }
+
+    /// An init killed after some keys were written (and before its settings, so before any claim)
+    /// is finished by running init again, rather than refused.
+    @Test func aKilledInitIsFinishedByTheNextOne() throws {
+        let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        // Two inits are six registrations, past the default five a minute from one address.
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
+        let writer = CommandRunner(home: work + "/phone")
+        #expect(try writer.run(["init", "--server", server.url, "--time-zone", "UTC"]).status == 0)
+        for leftover in ["profile.json", "editor-key.json", "writer-key.json", "handoff.txt"] {
+            try? FileManager.default.removeItem(atPath: work + "/phone/" + leftover)
+        }
+        let again = try writer.run(["init", "--server", server.url, "--time-zone", "UTC"])
+        #expect(again.status == 0 && again.stdout.contains("created archive"), "\(again.stderr)")
+        #expect(try writer.run(["status"]).status == 0)
     }
 
     @Test func usageErrorsAndHelp() throws {
