@@ -23,7 +23,7 @@ struct Connect: Subcommand {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         } else {
             var info = stat()
-            guard stat(source, &info) == 0 else { throw ProfileError.missing(source) }
+            guard stat(source, &info) == 0 else { throw ConnectError.noHandoff(source) }
             if info.st_mode & 0o077 != 0 { throw ProfileError.readableByOthers(source) }
             guard let data = FileManager.default.contents(atPath: source) else { throw ProfileError.cannotRead(source) }
             text = String(decoding: data, as: UTF8.self)
@@ -54,8 +54,11 @@ struct Connect: Subcommand {
 enum ConnectError: Error, CustomStringConvertible {
     case otherArchive(String)
     case writerProfile(String)
+    case noHandoff(String)
     var description: String {
         switch self {
+        case let .noHandoff(path):
+            "There is no handoff file at \(path); the archive's owner writes one with `efferent handoff > handoff.txt` and gives it to you privately."
         case let .otherArchive(path): "\(path) already reads another archive; set EFFERENT_HOME to a new directory for this one."
         case let .writerProfile(path):
             "\(path) is this archive's writer, which reads its own archive already; to try a reader here, set EFFERENT_HOME to a new directory (EFFERENT_HOME=~/.efferent-reader efferent connect …)."

@@ -108,9 +108,10 @@ struct Read: Subcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let last = until ?? context.today
-        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading,
-                                                  from: since ?? last.adding(days: -6), through: last)
+        let first = since ?? last.adding(days: -6)
+        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading, from: first, through: last)
         try EventOptions.print(source.events, as: .ndjson)
+        if source.events.isEmpty { note("no events between \(first) and \(last) (\(source.fetchedDays) days fetched); --since and --until choose other days") }
         return 0
     }
 }

@@ -67,7 +67,16 @@ struct Init: Subcommand {
             try profile.save(settings)
         }
         let client = ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy)
-        let created = try await client.claim(writer: writer, invite: invite)
+        let created: Bool
+        do {
+            created = try await client.claim(writer: writer, invite: invite)
+        } catch {
+            // A service admitting by invitation answers 403 to a claim without a code.
+            if invite == nil, case let .refused(403, message) = error, message.contains("invit") {
+                throw InitError.inviteNeeded(settings.endpoint)
+            }
+            throw error
+        }
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
         try await client.register(.editor, key: editor.publicKey, writer: writer)
         let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: reading, editorKey: editor)
@@ -77,6 +86,16 @@ struct Init: Subcommand {
         print("handoff for a reader or an agent: \(profile.path(Profile.handoffName)) (a secret: it opens every day)")
         print("next: efferent import export.zip, then efferent push")
         return 0
+    }
+}
+
+enum InitError: Error, CustomStringConvertible {
+    case inviteNeeded(String)
+    var description: String {
+        switch self {
+        case let .inviteNeeded(endpoint):
+            "The service at \(endpoint) creates archives by invitation: ask its operator for a code (efferent-server invite) and run efferent init --server \(endpoint) --invite CODE."
+        }
     }
 }
 

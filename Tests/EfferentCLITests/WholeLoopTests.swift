@@ -23,6 +23,9 @@ import Glibc
 
         let noServer = try writer.run(["init"])
         #expect(noServer.status == 64 && noServer.stderr.contains("--server"))
+        let noInvite = try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Amsterdam"])
+        #expect(noInvite.status == 1 && noInvite.stderr.contains("ask its operator for a code (efferent-server invite)")
+                && noInvite.stderr.contains("--invite CODE") && !noInvite.stderr.contains("x-efferent-invite"), "\(noInvite.stderr)")
         let badInvite = try writer.run(["init", "--server", server.url, "--invite", "nope-nope-nope-nope", "--time-zone", "Europe/Amsterdam"])
         #expect(badInvite.status == 1 && badInvite.stderr.contains("invite code"))
         // The keys stay; running init again with a good code finishes the claim.
@@ -56,6 +59,8 @@ import Glibc
         try handoff.stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
         chmod(handoffFile, 0o644)
         let reader = CommandRunner(home: work + "/laptop")
+        let absent = try reader.run(["connect", "--handoff", work + "/nowhere.txt"])
+        #expect(absent.status == 1 && absent.stderr.contains("efferent handoff > handoff.txt") && !absent.stderr.contains("efferent connect"))
         let open = try reader.run(["connect", "--handoff", handoffFile])
         #expect(open.status == 1 && open.stderr.contains("chmod 600"))
         chmod(handoffFile, 0o600)
