@@ -5,6 +5,7 @@
 #include <microhttpd.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const uint8_t KEM_SUITE[5] = {'K', 'E', 'M', 0x00, 0x20};
 static const uint8_t HPKE_SUITE[10] = {'H', 'P', 'K', 'E', 0x00, 0x20, 0x00, 0x01, 0x00, 0x03};
@@ -222,4 +223,112 @@ done:
     if (sqlite3_close(db) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
     // SQLITE_OK is 0, so success answers 0 and a failure its non-zero SQLite code.
     return rc;
+}
+
+// The range floor: libmicrohttpd answering every request with the same SQLite range select the
+// service runs, its rows packed into a frame (day, 4-byte big-endian length, blob) straight from
+// SQLite's row memory. Each worker thread keeps its own read-only connection and statement.
+struct floor_range {
+    struct MHD_Daemon *daemon;
+    char path[4096];
+    char bucket[64];
+    char after[16];
+    char through[16];
+    int max_days;
+};
+
+static __thread sqlite3 *range_db = NULL;
+static __thread sqlite3_stmt *range_select = NULL;
+
+static int range_prepare(struct floor_range *range) {
+    if (range_select != NULL) return 0;
+    if (sqlite3_open_v2(range->path, &range_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) return -1;
+    if (sqlite3_prepare_v2(range_db, "SELECT day, bytes, uploaded, sealed FROM day WHERE bucket = ? AND day > ? AND day <= ? "
+                                     "ORDER BY day LIMIT ?", -1, &range_select, NULL) != SQLITE_OK) return -1;
+    return 0;
+}
+
+// The frame of the range, in a malloc'd buffer the response takes over; NULL on any failure.
+static uint8_t *range_frame(struct floor_range *range, size_t *length) {
+    if (range_prepare(range) != 0) return NULL;
+    if (sqlite3_reset(range_select) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(range_select, 1, range->bucket, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(range_select, 2, range->after, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(range_select, 3, range->through, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_int(range_select, 4, range->max_days + 1) != SQLITE_OK) return NULL;
+    size_t capacity = 1 << 20, used = 0;
+    uint8_t *frame = malloc(capacity);
+    if (frame == NULL) return NULL;
+    int rows = 0, rc;
+    while ((rc = sqlite3_step(range_select)) == SQLITE_ROW && rows < range->max_days) {
+        int bytes = sqlite3_column_bytes(range_select, 3);
+        const void *blob = sqlite3_column_blob(range_select, 3);
+        const unsigned char *day = sqlite3_column_text(range_select, 0);
+        if (day == NULL || sqlite3_column_bytes(range_select, 0) != 10 || (blob == NULL && bytes > 0)) { free(frame); return NULL; }
+        if (used + 14 + (size_t)bytes > capacity) {
+            capacity = (used + 14 + (size_t)bytes) * 2;
+            uint8_t *grown = realloc(frame, capacity);
+            if (grown == NULL) { free(frame); return NULL; }
+            frame = grown;
+        }
+        memcpy(frame + used, day, 10);
+        frame[used + 10] = (uint8_t)(bytes >> 24);
+        frame[used + 11] = (uint8_t)(bytes >> 16);
+        frame[used + 12] = (uint8_t)(bytes >> 8);
+        frame[used + 13] = (uint8_t)bytes;
+        memcpy(frame + used + 14, blob, (size_t)bytes);
+        used += 14 + (size_t)bytes;
+        rows++;
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) { free(frame); return NULL; }
+    *length = used;
+    return frame;
+}
+
+static enum MHD_Result range_answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                    const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
+    (void)url; (void)method; (void)version; (void)upload_data;
+    // Answer on the second call: queuing on the first drops keep-alive in libmicrohttpd 0.9.75.
+    if (*state == NULL) { *state = (void *)1; return MHD_YES; }
+    if (*upload_data_size) { *upload_data_size = 0; return MHD_YES; }
+    size_t length = 0;
+    uint8_t *frame = range_frame(cls, &length);
+    if (frame == NULL) return MHD_NO;
+    struct MHD_Response *response = MHD_create_response_from_buffer(length, frame, MHD_RESPMEM_MUST_FREE);
+    if (response == NULL) { free(frame); return MHD_NO; }
+    if (MHD_add_response_header(response, "Content-Type", "application/octet-stream") != MHD_YES) {
+        MHD_destroy_response(response);
+        return MHD_NO;
+    }
+    enum MHD_Result queued = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return queued;
+}
+
+void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through,
+                                 int max_days, unsigned threads, unsigned *port) {
+    static struct floor_range range;
+    if (strlen(db_path) >= sizeof range.path || strlen(bucket) >= sizeof range.bucket || strlen(after) >= sizeof range.after
+        || strlen(through) >= sizeof range.through) return NULL;
+    strcpy(range.path, db_path);
+    strcpy(range.bucket, bucket);
+    strcpy(range.after, after);
+    strcpy(range.through, through);
+    range.max_days = max_days;
+    // The select must work before anything is measured: a floor that fails would look fast.
+    size_t length = 0;
+    uint8_t *probe = range_frame(&range, &length);
+    if (probe == NULL || length == 0) { free(probe); return NULL; }
+    free(probe);
+    range.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, range_answer, &range,
+                                    MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 1024, MHD_OPTION_END);
+    if (range.daemon == NULL) return NULL;
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(range.daemon, MHD_DAEMON_INFO_BIND_PORT);
+    if (info == NULL || info->port == 0) { MHD_stop_daemon(range.daemon); return NULL; }
+    *port = info->port;
+    return &range;
+}
+
+void efferent_floor_range_stop(void *handle) {
+    MHD_stop_daemon(((struct floor_range *)handle)->daemon);
 }

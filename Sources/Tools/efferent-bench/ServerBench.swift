@@ -55,6 +55,26 @@ enum ServerBench {
         let bareRange = try Wrk.run(url: "http://127.0.0.1:\(barePort)/range", threads: 2, connections: 32)
         efferent_floor_http_stop(bare)
 
+        // The fair floor: the same SQLite range select over the service's own file, answered through
+        // libmicrohttpd in C (same days, same frame), under the same load.
+        var floorPort: UInt32 = 0
+        guard let floor = efferent_floor_range_start(work + "/data/archive.sqlite", owner.bucket.rawValue, decade[399].0.description,
+                                                     decade[491].0.description, 92, 2, &floorPort) else {
+            throw BenchError("the SQLite range floor did not start (or its select found nothing)")
+        }
+        let floorAnswer = try BenchWriter.plainGet("http://127.0.0.1:\(floorPort)/range")
+        guard floorAnswer == answer else { throw BenchError("the SQLite range floor's frame differs from the service's") }
+        let floorRange = try Wrk.run(url: "http://127.0.0.1:\(floorPort)/range", threads: 2, connections: 32)
+        efferent_floor_range_stop(floor)
+
+        // The same readers while one writer keeps uploading month frames to another archive.
+        let busyWriter = BenchWriter()
+        try busyWriter.claim(server.port)
+        let uploading = UploadLoop(writer: busyWriter, frames: frames, port: server.port)
+        uploading.start()
+        let rangeUnderWrites = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
+        let uploadsDuring = uploading.stop()
+
         // 4 writers storing month frames into 4 archives, against SQLite inserting the same rows.
         var scripts = [String]()
         for index in 0..<4 {
@@ -81,9 +101,17 @@ enum ServerBench {
         Measure.row("range answers (92 days), 32 readers", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
                     "bare MHD " + Measure.format(bareRange.requestsPerSecond, "req/s", digits: 0),
                     ratio: efferentRange.bytesPerSecond / bareRange.bytesPerSecond, goal: "≥ 0.50× bytes/s")
+        Measure.row("range answers beside the same select in C", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
+                    "C SQLite+MHD " + Measure.format(floorRange.requestsPerSecond, "req/s", digits: 0),
+                    ratio: efferentRange.requestsPerSecond / floorRange.requestsPerSecond, goal: "≥ 0.70×")
         Measure.row("range answer p99, 32 connections", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
                     "bare MHD " + Measure.format(bareRange.p99Milliseconds, "ms", digits: 2),
                     ratio: efferentRange.p99Milliseconds / bareRange.p99Milliseconds, goal: "< 20 ms")
+        Measure.row("range answer p99 beside C SQLite+MHD", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
+                    "C SQLite+MHD " + Measure.format(floorRange.p99Milliseconds, "ms", digits: 2),
+                    ratio: efferentRange.p99Milliseconds / floorRange.p99Milliseconds, goal: "")
+        Measure.row("range p99 while a writer uploads", Measure.format(rangeUnderWrites.p99Milliseconds, "ms", digits: 2),
+                    "\(uploadsDuring) frames uploaded meanwhile", ratio: nil, goal: "< 20 ms")
         Measure.row("month frames stored, 4 writers", Measure.format(frameRun.requestsPerSecond, "frames/s", digits: 0),
                     "raw SQLite " + Measure.format(rawFrames, "frames/s", digits: 0),
                     ratio: frameRun.requestsPerSecond / rawFrames, goal: "≥ 0.30×")
@@ -91,9 +119,46 @@ enum ServerBench {
                     "bare MHD " + Measure.format(bareListTime * 1000, "ms", digits: 1),
                     ratio: listTime / bareListTime, goal: "")
         Measure.row("service peak RSS", Measure.format(rss, "MiB", digits: 1), "", ratio: nil, goal: "< 100 MB")
-        if frameRun.non2xx > 0 || efferentRange.non2xx > 0 {
-            throw BenchError("the service refused \(frameRun.non2xx + efferentRange.non2xx) requests under load")
+        if frameRun.non2xx > 0 || efferentRange.non2xx > 0 || rangeUnderWrites.non2xx > 0 {
+            throw BenchError("the service refused \(frameRun.non2xx + efferentRange.non2xx + rangeUnderWrites.non2xx) requests under load")
         }
+    }
+}
+
+/// One writer uploading month frames in a loop on a thread of its own, until stopped.
+final class UploadLoop: @unchecked Sendable {
+    let writer: BenchWriter
+    let frames: [[Frame.Day]]
+    let port: Int
+    private let lock = NSLock()
+    private var running = true
+    private var count = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    init(writer: BenchWriter, frames: [[Frame.Day]], port: Int) {
+        self.writer = writer
+        self.frames = frames
+        self.port = port
+    }
+
+    func start() {
+        Thread {
+            var index = 0
+            while self.lock.withLock({ self.running }) {
+                if (try? self.writer.upload(self.frames[index % self.frames.count], port: self.port)) != nil {
+                    self.lock.withLock { self.count += 1 }
+                }
+                index += 1
+            }
+            self.done.signal()
+        }.start()
+    }
+
+    /// Stops after the upload in flight; returns how many frames were stored.
+    func stop() -> Int {
+        lock.withLock { running = false }
+        done.wait()
+        return lock.withLock { count }
     }
 }
 

@@ -25,3 +25,11 @@ void efferent_floor_http_stop(void *daemon);
 // mode with synchronous=NORMAL, `per_transaction` rows a transaction. Returns 0 or an error code.
 int efferent_floor_sqlite_insert(const char *path, const uint8_t *blob, size_t blob_length,
                                  int rows, int per_transaction);
+
+// libmicrohttpd (thread pool of `threads`) answering every request by running the service's own
+// range select over the SQLite archive at `db_path` (read-only) — days of `bucket` after `after`
+// through `through`, at most `max_days` — and sending the rows as a frame. NULL on failure
+// (including a select that returns nothing); the bound port is written to *port.
+void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through,
+                                 int max_days, unsigned threads, unsigned *port);
+void efferent_floor_range_stop(void *handle);
