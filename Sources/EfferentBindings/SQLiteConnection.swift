@@ -43,14 +43,37 @@ public final class SQLiteConnection {
     }
 
     /// A prepared statement for `sql`, cached for the connection's life and reset before reuse.
+    ///
+    /// `sql` must hold exactly one statement: SQLite would prepare the first and silently ignore
+    /// the rest (https://sqlite.org/c3ref/prepare.html, `pzTail`), so anything but whitespace and
+    /// comments after it is refused, as GRDB's `makeStatement` does. `execute(_:)` runs several.
     public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
         }
         var raw: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
-        guard rc == SQLITE_OK, let raw else { throw error(rc, "preparing a statement") }
+        var rc: Int32 = SQLITE_OK
+        var trailing = false
+        sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            rc = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, &tail)
+            guard rc == SQLITE_OK, let tail, tail.pointee != 0 else { return }
+            // What follows the first statement: whitespace and comments prepare to no statement.
+            var next: OpaquePointer?
+            let nextRC = sqlite3_prepare_v2(handle, tail, -1, &next, nil)
+            trailing = nextRC != SQLITE_OK || next != nil
+            sqlite3_finalize(next)
+        }
+        if trailing {
+            sqlite3_finalize(raw)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL holds more than one statement; prepare them one at a time",
+                              context: "preparing a statement")
+        }
+        guard rc == SQLITE_OK, let raw else {
+            if rc == SQLITE_OK { throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL holds no statement", context: "preparing a statement") }
+            throw error(rc, "preparing a statement")
+        }
         let statement = SQLiteStatement(raw, connection: self)
         statements[sql] = statement
         return statement

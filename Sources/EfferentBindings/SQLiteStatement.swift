@@ -26,9 +26,16 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Resets the statement and binds `values` to parameters 1…n.
+    /// Resets the statement and binds `values` to parameters 1…n. The count must be the
+    /// statement's: SQLite would run a missing parameter as NULL, so a mismatch is refused (as
+    /// GRDB's `validateArguments` does).
     @discardableResult
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) -> SQLiteStatement {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "the statement takes \(expected) parameters and \(values.count) were given",
+                              context: "binding parameters")
+        }
         reset()
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

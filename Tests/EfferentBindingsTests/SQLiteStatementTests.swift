@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import EfferentBindings
+
+/// The SQLite binding refuses what SQLite itself would let slip: a second statement in one SQL
+/// string (prepared and silently dropped) and a parameter left unbound (run as NULL).
+@Suite struct SQLiteStatementTests {
+    func database() throws -> SQLiteConnection {
+        try SQLiteConnection(path: NSTemporaryDirectory() + "efferent-sqlite-" + UUID().uuidString + ".sqlite")
+    }
+
+    @Test func refusesASecondStatementInOneString() throws {
+        let db = try database()
+        try db.execute("CREATE TABLE t (a INTEGER)")
+        let error = try #require(throws: SQLiteError.self) { try db.statement("INSERT INTO t VALUES (1); DROP TABLE t") }
+        #expect(error.description == "SQLite failed while preparing a statement: the SQL holds more than one statement; prepare them one at a time (code 21).")
+        #expect(throws: SQLiteError.self) { try db.statement("SELECT 1; SELECT 2") }
+        #expect(throws: SQLiteError.self, "a broken statement after the first is refused too") { try db.statement("SELECT 1; NOT SQL") }
+        #expect(try db.statement("SELECT count(*) FROM t").first { $0.int64(0) } == 0, "nothing ran and the table is still there")
+    }
+
+    @Test func acceptsTrailingSpaceAndComments() throws {
+        let db = try database()
+        #expect(try db.statement("SELECT 7;  ").first { $0.int64(0) } == 7)
+        #expect(try db.statement("SELECT 8; -- why\n /* and a note */ ").first { $0.int64(0) } == 8)
+        #expect(throws: SQLiteError.self, "an empty string is no statement") { try db.statement("  -- nothing\n") }
+    }
+
+    @Test func checksTheParameterCount() throws {
+        let db = try database()
+        let sum = try db.statement("SELECT ?1 + ?2")
+        let missing = try #require(throws: SQLiteError.self) { try sum.first([.integer(1)]) { $0.int64(0) } }
+        #expect(missing.description == "SQLite failed while binding parameters: the statement takes 2 parameters and 1 were given (code 25).")
+        #expect(throws: SQLiteError.self) { try sum.first([.integer(1), .integer(2), .integer(3)]) { $0.int64(0) } }
+        #expect(throws: SQLiteError.self, "no values for a statement that takes some") { try sum.run() }
+        #expect(try sum.first([.integer(1), .integer(2)]) { $0.int64(0) } == 3)
+        #expect(throws: SQLiteError.self, "values for a statement that takes none") { try db.statement("SELECT 1").run([.integer(1)]) }
+    }
+}
