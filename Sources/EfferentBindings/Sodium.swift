@@ -25,6 +25,19 @@ public enum Sodium {
         precondition(initialised, "libsodium could not be initialised")
     }
 
+    /// A libsodium return code (0 success, -1 failure) as a thrown error naming the call.
+    @inline(__always)
+    static func check(_ rc: Int32, _ call: String) throws(SodiumError) {
+        guard rc == 0 else { throw .failed(call) }
+    }
+
+    /// For the calls libsodium documents as unable to fail (hashing, HMAC over any input): a
+    /// non-zero code means the library itself is broken, and no digest can be trusted after it.
+    @inline(__always)
+    static func require(_ rc: Int32, _ call: StaticString) {
+        precondition(rc == 0, "libsodium's \(call) returned \(rc), which it documents it never does")
+    }
+
     // MARK: Randomness
 
     /// `count` bytes from the operating system's CSPRNG (`randombytes_buf`).
@@ -45,9 +58,9 @@ public enum Sodium {
         var out = [UInt8](repeating: 0, count: sha256Bytes)
         message.withUnsafeBytes { input in
             out.withUnsafeMutableBytes { output in
-                _ = crypto_hash_sha256(output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                       Sodium.bytes(input),
-                                       UInt64(input.count))
+                require(crypto_hash_sha256(output.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                           Sodium.bytes(input),
+                                           UInt64(input.count)), "crypto_hash_sha256")
             }
         }
         return out
@@ -59,13 +72,13 @@ public enum Sodium {
         var state = crypto_auth_hmacsha256_state()
         var out = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
         key.withUnsafeBytes { k in
-            _ = crypto_auth_hmacsha256_init(&state, Sodium.bytes(k), k.count)
+            require(crypto_auth_hmacsha256_init(&state, Sodium.bytes(k), k.count), "crypto_auth_hmacsha256_init")
         }
         message.withUnsafeBytes { m in
-            _ = crypto_auth_hmacsha256_update(&state, Sodium.bytes(m), UInt64(m.count))
+            require(crypto_auth_hmacsha256_update(&state, Sodium.bytes(m), UInt64(m.count)), "crypto_auth_hmacsha256_update")
         }
         out.withUnsafeMutableBytes { o in
-            _ = crypto_auth_hmacsha256_final(&state, o.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            require(crypto_auth_hmacsha256_final(&state, o.baseAddress!.assumingMemoryBound(to: UInt8.self)), "crypto_auth_hmacsha256_final")
         }
         sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size)
         return out
@@ -77,19 +90,19 @@ public enum Sodium {
 
         public init() {
             Sodium.ready()
-            crypto_hash_sha256_init(&state)
+            Sodium.require(crypto_hash_sha256_init(&state), "crypto_hash_sha256_init")
         }
 
         public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
             bytes.withUnsafeBytes { b in
-                _ = crypto_hash_sha256_update(&state, Sodium.bytes(b), UInt64(b.count))
+                Sodium.require(crypto_hash_sha256_update(&state, Sodium.bytes(b), UInt64(b.count)), "crypto_hash_sha256_update")
             }
         }
 
         public mutating func finish() -> [UInt8] {
             var out = [UInt8](repeating: 0, count: Sodium.sha256Bytes)
             out.withUnsafeMutableBytes { o in
-                _ = crypto_hash_sha256_final(&state, o.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                Sodium.require(crypto_hash_sha256_final(&state, o.baseAddress!.assumingMemoryBound(to: UInt8.self)), "crypto_hash_sha256_final")
             }
             return out
         }
@@ -159,19 +172,21 @@ public enum Sodium {
 
     /// A detached Ed25519 signature (`crypto_sign_detached`); deterministic for a seed and message.
     public static func ed25519Sign<Message: ContiguousBytes>(seed: [UInt8], message: Message) throws(SodiumError) -> [UInt8] {
-        try withEd25519SecretKey(seed: seed) { secret, _ in
+        let (signature, rc) = try withEd25519SecretKey(seed: seed) { secret, _ in
             var signature = [UInt8](repeating: 0, count: ed25519SignatureBytes)
-            message.withUnsafeBytes { m in
+            let rc = message.withUnsafeBytes { m in
                 signature.withUnsafeMutableBytes { s in
                     secret.withUnsafeBytes { k in
-                        _ = crypto_sign_detached(s.baseAddress!.assumingMemoryBound(to: UInt8.self), nil,
-                                                 Sodium.bytes(m), UInt64(m.count),
-                                                 k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                        crypto_sign_detached(s.baseAddress!.assumingMemoryBound(to: UInt8.self), nil,
+                                             Sodium.bytes(m), UInt64(m.count),
+                                             k.baseAddress!.assumingMemoryBound(to: UInt8.self))
                     }
                 }
             }
-            return signature
+            return (signature, rc)
         }
+        try check(rc, "crypto_sign_detached")
+        return signature
     }
 
     /// Whether `signature` is a valid Ed25519 signature of `message` by `publicKey`
@@ -222,14 +237,14 @@ public enum Sodium {
         ready()
         guard key.count == chachaKeyBytes else { throw .wrongLength("a ChaCha20-Poly1305 key", key.count, chachaKeyBytes) }
         guard nonce.count == chachaNonceBytes else { throw .wrongLength("a ChaCha20-Poly1305 nonce", nonce.count, chachaNonceBytes) }
-        return plaintext.withUnsafeBytes { p in
+        let (sealed, rc) = plaintext.withUnsafeBytes { p in
             var out = [UInt8](repeating: 0, count: p.count + aeadTagBytes)
             var written: UInt64 = 0
-            aad.withUnsafeBytes { a in
+            let rc = aad.withUnsafeBytes { a in
                 out.withUnsafeMutableBytes { o in
                     key.withUnsafeBytes { k in
                         nonce.withUnsafeBytes { n in
-                            _ = crypto_aead_chacha20poly1305_ietf_encrypt(
+                            crypto_aead_chacha20poly1305_ietf_encrypt(
                                 o.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
                                 Sodium.bytes(p), UInt64(p.count),
                                 Sodium.bytes(a), UInt64(a.count),
@@ -239,8 +254,10 @@ public enum Sodium {
                     }
                 }
             }
-            return out
+            return (out, rc)
         }
+        try check(rc, "crypto_aead_chacha20poly1305_ietf_encrypt")
+        return sealed
     }
 
     /// ChaCha20-Poly1305 (IETF) decryption; throws `.forged` when the tag does not verify.
@@ -281,14 +298,14 @@ public enum Sodium {
         guard key.count == aesGCMKeyBytes, nonce.count == aesGCMNonceBytes else {
             throw .wrongLength("an AES-256-GCM key or nonce", key.count, aesGCMKeyBytes)
         }
-        return plaintext.withUnsafeBytes { p in
+        let (sealed, rc) = plaintext.withUnsafeBytes { p in
             var out = [UInt8](repeating: 0, count: p.count + aeadTagBytes)
             var written: UInt64 = 0
-            aad.withUnsafeBytes { a in
+            let rc = aad.withUnsafeBytes { a in
                 out.withUnsafeMutableBytes { o in
                     key.withUnsafeBytes { k in
                         nonce.withUnsafeBytes { n in
-                            _ = crypto_aead_aes256gcm_encrypt(
+                            crypto_aead_aes256gcm_encrypt(
                                 o.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
                                 Sodium.bytes(p), UInt64(p.count),
                                 Sodium.bytes(a), UInt64(a.count),
@@ -298,8 +315,10 @@ public enum Sodium {
                     }
                 }
             }
-            return out
+            return (out, rc)
         }
+        try check(rc, "crypto_aead_aes256gcm_encrypt")
+        return sealed
     }
 
     private typealias AEADDecrypt = (

@@ -42,6 +42,20 @@ import Testing
         #expect(!Sodium.ed25519Verify(publicKey: pub, message: Array("m".utf8), signature: Array(sig.dropLast())))
     }
 
+    /// Every libsodium return code is read: a failing call throws an error naming it, and one
+    /// libsodium documents as unable to fail stops the process rather than hand out a digest.
+    @Test func returnCodesAreChecked() throws {
+        try Sodium.check(0, "crypto_sign_detached")
+        let error = try #require(throws: SodiumError.self) { try Sodium.check(-1, "crypto_sign_detached") }
+        #expect(error == .failed("crypto_sign_detached"))
+        #expect(error.description == "libsodium's crypto_sign_detached failed.")
+        Sodium.require(0, "crypto_hash_sha256")
+    }
+
+    @Test func aCallThatCannotFailStopsWhenItDoes() async {
+        await #expect(processExitsWith: .failure) { Sodium.require(-1, "crypto_hash_sha256") }
+    }
+
     @Test func constantTimeEqual() {
         #expect(Sodium.constantTimeEqual([UInt8(1), 2], [UInt8(1), 2]))
         #expect(!Sodium.constantTimeEqual([UInt8(1), 2], [UInt8(1), 3]))
