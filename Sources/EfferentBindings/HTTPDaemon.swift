@@ -260,13 +260,26 @@ private func clientAddress(_ connection: OpaquePointer) -> String {
 }
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    if let result = queueIfWhole(response, on: connection) { return result }
+    // A header libmicrohttpd refused (a line break or tab in it, or no memory): the answer would
+    // go out without it, so a plain 500 goes instead; if even that fails, the connection closes.
+    return queueIfWhole(unbuildable, on: connection) ?? .NO
+}
+
+/// The answer sent when a response cannot be built as the responder gave it.
+let unbuildable = HTTPResponse(status: 500, headers: [("Content-Type", "application/json")],
+                               body: Array(#"{"error":"the answer to this request could not be built; try again, and tell the operator if it keeps failing"}"#.utf8))
+
+/// Queues `response` with every one of its headers, or nothing (nil) when libmicrohttpd refuses one
+/// (`MHD_add_response_header` answers `MHD_NO`).
+private func queueIfWhole(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result? {
     let created: OpaquePointer? = response.body.withUnsafeBytes { raw in
         MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
     for (name, value) in response.headers {
-        _ = MHD_add_response_header(created, name, value)
+        guard MHD_add_response_header(created, name, value) == .YES else { return nil }
     }
     return MHD_queue_response(connection, UInt32(response.status), created)
 }

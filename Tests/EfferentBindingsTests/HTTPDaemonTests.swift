@@ -12,6 +12,9 @@ struct EchoResponder: HTTPResponder {
         HTTPResponse(status: 413, body: Array("over \(limit)".utf8))
     }
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        if request.target == "/split" {
+            return HTTPResponse(status: 200, headers: [("X-Note", "a\r\nInjected: yes")], body: Array("split".utf8))
+        }
         let text = "\(request.method) \(request.target) \(request.body.count) \(request.clientAddress) \(request.header("x-a") ?? "-")"
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(text.utf8))
     }
@@ -44,6 +47,18 @@ struct EchoResponder: HTTPResponder {
         let chunked = try RawHTTPConnection(port: daemon.port).exchange(
             "PUT /p HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "3e8\r\n" + String(repeating: "a", count: 1000) + "\r\n", count: 3) + "0\r\n\r\n")
         #expect(chunked.status == 413)
+    }
+
+    /// A header libmicrohttpd will not send (a line break in it) turns the answer into a 500,
+    /// rather than an answer silently missing the header.
+    @Test func anAnswerWithARefusedHeaderIsA500() throws {
+        let daemon = try HTTPDaemon(configuration: .init(port: 0), responder: EchoResponder())
+        defer { daemon.stop() }
+        let answer = try RawHTTPConnection(port: daemon.port).exchange("GET /split HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(answer.status == 500)
+        #expect(answer.headers["injected"] == nil && answer.headers["x-note"] == nil)
+        #expect(answer.headers["content-type"] == "application/json")
+        #expect(answer.body.hasPrefix(#"{"error":"the answer to this request could not be built"#))
     }
 
     @Test func refusesANonNumericAddress() {
