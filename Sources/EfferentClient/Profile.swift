@@ -1,3 +1,4 @@
+import EfferentBindings
 import EfferentCore
 import Foundation
 #if canImport(Glibc)
@@ -44,31 +45,16 @@ public struct Profile: Sendable {
         chmod(directory, 0o700)
     }
 
-    /// Writes `bytes` to `name` atomically with mode 0600. `durable` also flushes the file to disk
-    /// before the rename (keys, settings, records); a mirror's day files skip it, since a day lost
+    /// Writes `bytes` to `name` atomically with mode 0600. `durable` also flushes the file and its
+    /// directory to disk (keys, settings, records); a mirror's day files skip it, since a day lost
     /// to a power cut is fetched again.
     public func write(_ name: String, _ bytes: [UInt8], durable: Bool = true) throws(ProfileError) {
         try prepare()
         let target = path(name)
-        let partial = target + ".partial"
-        let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw .cannotWrite(target, reason: String(cString: strerror(errno))) }
-        fchmod(fd, 0o600)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                close(fd)
-                unlink(partial)
-                throw .cannotWrite(target, reason: String(cString: strerror(errno)))
-            }
-            offset += written
-        }
-        if durable { fsync(fd) }
-        close(fd)
-        guard rename(partial, target) == 0 else {
-            unlink(partial)
-            throw .cannotWrite(target, reason: String(cString: strerror(errno)))
+        do {
+            try DurableFile.write(bytes, to: target, mode: 0o600, durable: durable)
+        } catch {
+            throw .cannotWrite(target, reason: error.reason)
         }
     }
 
