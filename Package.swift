@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // The layers of Efferent, bottom to top (see documents/design.md):
-//   C libraries (one system target each) → EfferentBindings (every unsafe pointer)
+//   C libraries (one system target each) → bindings, one per library (every unsafe pointer)
 //   → EfferentCore (pure protocol: keys, HPKE, day body, frame, signed strings, edits; no I/O)
 //   → service / writer / reader libraries → thin executables.
 import PackageDescription
@@ -22,49 +22,57 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // The one layer that touches C: every unsafe pointer lives here.
-        .target(name: "EfferentBindings", dependencies: ["CSodium", "CZlib", "CSQLite", "CMicroHTTPD", "CLibPQ"]),
-
+        // The bindings: every unsafe pointer and every C call lives in one of these, nowhere above.
+        .target(name: "EfferentCrypto", dependencies: ["CSodium"], path: "Sources/Bindings/EfferentCrypto"),
+        .target(name: "EfferentCompression", dependencies: ["CZlib"], path: "Sources/Bindings/EfferentCompression"),
+        .target(name: "EfferentSQLite", dependencies: ["CSQLite"], path: "Sources/Bindings/EfferentSQLite"),
+        .target(name: "EfferentPostgres", dependencies: ["CLibPQ"], path: "Sources/Bindings/EfferentPostgres"),
+        .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD"], path: "Sources/Bindings/EfferentMicroHTTPD"),
+        .target(name: "EfferentSystem", path: "Sources/Bindings/EfferentSystem"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
-        .target(name: "EfferentCurl", dependencies: ["CCurl"]),
+        .target(name: "EfferentCurl", dependencies: ["CCurl"], path: "Sources/Bindings/EfferentCurl"),
 
-        // The protocol's pure core: bytes in, values out, no I/O.
-        .target(name: "EfferentCore", dependencies: ["EfferentBindings"]),
+        // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
+        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"]),
 
-        // The archive service: router → handlers → store.
-        .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentBindings"]),
+        // The archive service: router → handlers → store (SQLite or PostgreSQL).
+        .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentMicroHTTPD", "EfferentSQLite",
+                                                       "EfferentPostgres", "EfferentSystem"]),
 
-        // The service client both sides use: signed requests, retries, the service clock.
-        .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentBindings", "EfferentCurl"]),
+        // The service client both sides use: signed requests, retries, the service clock, profiles.
+        .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentSystem", "EfferentCurl"]),
 
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
-        .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
+        .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
+                                                       "EfferentSystem", "EfferentClient"]),
 
         // The reader: service client → mirror → answers (CLI and MCP).
-        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentBindings", "EfferentClient"]),
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient"]),
 
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
         // The executables: thin — parse arguments, call a library, print.
-        .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentBindings"]),
+        .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentMicroHTTPD",
+                                                                "EfferentSystem"]),
         .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentClient", "EfferentCommandLine", "EfferentCore",
-                                                           "EfferentBindings"]),
+                                                         "EfferentSystem"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
-        .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentBindings", "EfferentServer", "EfferentWriter",
+        .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
+                                                                 "EfferentMicroHTTPD", "EfferentServer", "EfferentWriter",
                                                                  "EfferentClient", "EfferentTestSupport", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
-        .target(name: "EfferentExportGenerator", dependencies: ["EfferentBindings", "EfferentTestSupport"], path: "Sources/Tools/EfferentExportGenerator"),
+        .target(name: "EfferentExportGenerator", dependencies: ["EfferentCompression", "EfferentTestSupport"], path: "Sources/Tools/EfferentExportGenerator"),
         .executableTarget(name: "efferent-export-gen", dependencies: ["EfferentExportGenerator"],
                           path: "Sources/Tools/efferent-export-gen"),
 
         // The Swift side of scripts/interop: single protocol operations on files.
-        .executableTarget(name: "efferent-interop", dependencies: ["EfferentCore", "EfferentBindings", "EfferentReader"],
+        .executableTarget(name: "efferent-interop", dependencies: ["EfferentCore", "EfferentCompression", "EfferentReader"],
                           path: "Sources/Tools/efferent-interop"),
 
         // libFuzzer targets (scripts/fuzz).
@@ -77,17 +85,20 @@ let package = Package(
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
-        .target(name: "EfferentTestSupport", dependencies: ["EfferentBindings"], path: "Sources/EfferentTestSupport"),
-        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentBindings", "EfferentTestSupport"]),
+        .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres"], path: "Sources/EfferentTestSupport"),
+        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
+                                                          "EfferentPostgres", "EfferentMicroHTTPD", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
-                                                          "EfferentBindings", "EfferentTestSupport"]),
+                                                          "EfferentCompression", "EfferentMicroHTTPD", "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
-                                                          "EfferentBindings", "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
+                                                          "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",
+                                                          "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentBindings"]),
-        .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentBindings", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentBindings", "EfferentTestSupport"],
+        .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
+        .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",
+                                                           "EfferentSystem", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentTestSupport"],
                     resources: [.copy("Fixtures")]),
     ]
 )

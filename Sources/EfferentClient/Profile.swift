@@ -1,9 +1,6 @@
-import EfferentBindings
+import EfferentSystem
 import EfferentCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The profile directory (`EFFERENT_HOME`, default `~/.efferent`): keys, settings, the writer's
 /// database and the reader's mirror. Directories are 0700 and files 0600; a key file anybody else
@@ -42,7 +39,11 @@ public struct Profile: Sendable {
                 throw .cannotWrite(directory, reason: "it cannot be created")
             }
         }
-        chmod(directory, 0o700)
+        do {
+            try FileMode.set(0o700, on: directory)
+        } catch {
+            throw .cannotWrite(directory, reason: error.reason)
+        }
     }
 
     /// Writes `bytes` to `name` atomically with mode 0600. `durable` also flushes the file and its
@@ -61,9 +62,8 @@ public struct Profile: Sendable {
     /// Reads `name`; with `secret`, refuses a file that group or others can read.
     public func read(_ name: String, secret: Bool = false) throws(ProfileError) -> [UInt8] {
         let target = path(name)
-        var info = stat()
-        guard stat(target, &info) == 0 else { throw .missing(target) }
-        if secret && info.st_mode & 0o077 != 0 { throw .readableByOthers(target) }
+        guard let mode = FileMode.permissions(of: target) else { throw .missing(target) }
+        if secret && mode & 0o077 != 0 { throw .readableByOthers(target) }
         guard let data = FileManager.default.contents(atPath: target) else { throw .cannotRead(target) }
         return Array(data)
     }

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentPostgres
 import Foundation
 
 /// A schema of its own in the throwaway PostgreSQL cluster that `scripts/test` starts (named by

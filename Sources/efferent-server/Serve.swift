@@ -1,6 +1,7 @@
-import EfferentBindings
 import EfferentCommandLine
+import EfferentMicroHTTPD
 import EfferentServer
+import EfferentSystem
 import Foundation
 
 struct Serve: Subcommand {
@@ -98,19 +99,9 @@ struct Serve: Subcommand {
         FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"\(location.key)\":\(ArchiveService.jsonString(location.value))}\n".utf8))
 
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
-        let stop = DispatchSemaphore(value: 0)
-        var sources = [DispatchSourceSignal]()
-        for signalNumber in [SIGTERM, SIGINT] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        stop.wait()
+        TerminationSignal().wait()
         daemon.shutDown(grace: 30)
         FileHandle.standardError.write(Data("{\"level\":\"info\",\"stopped\":true}\n".utf8))
-        _ = sources
         return 0
     }
 }

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentSystem
 import EfferentCommandLine
 import EfferentServer
 import Foundation

@@ -1,10 +1,8 @@
 import EfferentClient
 import EfferentCommandLine
 import EfferentCore
+import EfferentSystem
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Connect: Subcommand {
     static let spec = CommandSpec(
@@ -22,9 +20,8 @@ struct Connect: Subcommand {
         if source == "-" {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         } else {
-            var info = stat()
-            guard stat(source, &info) == 0 else { throw ConnectError.noHandoff(source) }
-            if info.st_mode & 0o077 != 0 { throw ProfileError.readableByOthers(source) }
+            guard let mode = FileMode.permissions(of: source) else { throw ConnectError.noHandoff(source) }
+            if mode & 0o077 != 0 { throw ProfileError.readableByOthers(source) }
             guard let data = FileManager.default.contents(atPath: source) else { throw ProfileError.cannotRead(source) }
             text = String(decoding: data, as: UTF8.self)
         }

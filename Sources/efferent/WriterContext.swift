@@ -1,6 +1,7 @@
 import EfferentClient
 import EfferentCommandLine
 import EfferentCore
+import EfferentSystem
 import EfferentWriter
 import Foundation
 
@@ -56,7 +57,7 @@ enum Environment {
         return RetryPolicy(delays: text.split(separator: ",").compactMap { Double($0) }, jitter: 0)
     }
 
-    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var isTerminal: Bool { Terminal.standardErrorIsTerminal }
 }
 
 /// A line on stderr that starts on a line of its own, even while a progress bar is drawn.

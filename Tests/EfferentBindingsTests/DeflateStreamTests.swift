@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EfferentBindings
+@testable import EfferentCompression
 
 @Suite struct DeflateStreamTests {
     /// Pieces fed one by one inflate back to the whole, whatever the piece sizes.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EfferentBindings
+@testable import EfferentCompression
 
 @Suite struct DeflateTests {
     @Test func roundTripReusingStreams() throws {

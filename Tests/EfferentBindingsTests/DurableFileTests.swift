@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EfferentBindings
+@testable import EfferentSystem
 
 /// Whole-file replacement: every byte written through interruptions and short writes, a failed
 /// flush or close leaves the old file, and the directory is flushed after the rename.

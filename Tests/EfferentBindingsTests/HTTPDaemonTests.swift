@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EfferentBindings
+@testable import EfferentMicroHTTPD
 import EfferentTestSupport
 
 /// Echoes method, target, body length and client address; refuses `/refuse` before the body.

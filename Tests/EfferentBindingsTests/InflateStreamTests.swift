@@ -1,5 +1,5 @@
 import Testing
-@testable import EfferentBindings
+@testable import EfferentCompression
 
 @Suite struct InflateStreamTests {
     /// Feeds `packed` in slices of `inputSize`, collecting output in pieces of at most `outputSize`.

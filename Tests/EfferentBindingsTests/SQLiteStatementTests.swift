@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import EfferentBindings
+@testable import EfferentSQLite
 
 /// The SQLite binding refuses what SQLite itself would let slip: a second statement in one SQL
 /// string (prepared and silently dropped) and a parameter left unbound (run as NULL).

@@ -1,5 +1,5 @@
 import Testing
-@testable import EfferentBindings
+@testable import EfferentCrypto
 
 @Suite struct SodiumTests {
     @Test func sha256OfEmptyIsTheKnownDigest() {

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 import Testing
 @testable import EfferentCore
 

@@ -1,5 +1,6 @@
 import EfferentTestSupport
-import EfferentBindings
+import EfferentCrypto
+import EfferentCompression
 import Testing
 @testable import EfferentCore
 

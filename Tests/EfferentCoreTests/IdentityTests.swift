@@ -1,4 +1,3 @@
-import EfferentBindings
 import Testing
 @testable import EfferentCore
 

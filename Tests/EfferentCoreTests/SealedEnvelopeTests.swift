@@ -1,5 +1,5 @@
 import Testing
-@testable import EfferentBindings
+@testable import EfferentCrypto
 @testable import EfferentCore
 
 @Suite struct SealedEnvelopeTests {

@@ -1,5 +1,4 @@
 import EfferentTestSupport
-import EfferentBindings
 import Testing
 @testable import EfferentCore
 

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 import Foundation
 import Testing
 @testable import EfferentExportGenerator

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentMicroHTTPD
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport

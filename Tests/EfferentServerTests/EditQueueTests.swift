@@ -1,4 +1,3 @@
-import EfferentBindings
 import EfferentCore
 @testable import EfferentServer
 import Foundation

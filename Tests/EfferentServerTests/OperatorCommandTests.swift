@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentSQLite
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentPostgres
+import EfferentMicroHTTPD
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport

@@ -1,4 +1,3 @@
-import EfferentBindings
 import EfferentClient
 import EfferentCore
 import EfferentExportGenerator

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// X25519 and Ed25519 keys in the encodings protocol §1 uses: 32 raw bytes, and PKCS#8 DER
 /// (RFC 8410) for the files readers keep on disk.

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// HKDF-SHA256 (RFC 5869) on libsodium's HMAC-SHA256. libsodium 1.0.18 has no
 /// `crypto_kdf_hkdf_*` (added in 1.0.19), so the two steps are written out here.

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// RFC 9180 HPKE in base mode for the one suite Efferent uses: DHKEM(X25519, HKDF-SHA256)
 /// (KEM 0x0020), HKDF-SHA256 (KDF 0x0001), ChaCha20-Poly1305 (AEAD 0x0003).

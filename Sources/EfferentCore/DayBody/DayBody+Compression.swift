@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCrypto
+import EfferentCompression
 
 /// What the writer does to a body before sealing it and the reader after opening it (protocol
 /// §2.1, §9.2, decision A.5).

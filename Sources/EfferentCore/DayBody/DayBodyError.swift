@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 
 /// Why an event could not be built, or a day body could not be read, inflated or expanded
 /// (protocol §3). Descriptions name fields and layouts, never a value from the body.

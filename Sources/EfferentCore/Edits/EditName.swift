@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The name the service gives a queued edit (protocol §8).
 ///

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 
 /// The packed plaintext of an edit (protocol §8).
 ///

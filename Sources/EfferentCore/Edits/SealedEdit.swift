@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// An edit as it travels (protocol §8): packed items sealed to the owner's reading public key
 /// with the edit AAD, and the editor's signature over the sealed bytes.

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The sealed envelope of a day or an edit (protocol §2).
 ///

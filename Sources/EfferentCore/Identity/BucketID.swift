@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The address of one archive: 26 characters of lower-case base32 (protocol §1.6).
 ///

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The Ed25519 pair that signs edits (protocol §1.4).
 ///

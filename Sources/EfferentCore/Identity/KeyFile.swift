@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The JSON key files readers and the stand-in writer keep on disk, as bytes in and out
 /// (protocol §1.1 `reading-key.json`, §1.2 `writer-key.json`, §1.4 `editor-key.json`).

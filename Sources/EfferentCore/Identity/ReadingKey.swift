@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// The X25519 pair that opens an archive (protocol §1.1).
 ///

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 
 /// Every string an Ed25519 key signs on the Efferent wire, byte for byte (protocol §5.2, §6, §7,
 /// §8). UTF-8, lines joined by `\n`, no trailing newline; timestamps are decimal Unix seconds and

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCrypto
+import EfferentMicroHTTPD
 import EfferentCore
 import Foundation
 

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentMicroHTTPD
 import EfferentCore
 
 /// A refusal the service answers: a status and one sentence a person can act on (decision A.8),

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentSQLite
+import EfferentPostgres
 import EfferentCore
 import Foundation
 
@@ -60,7 +61,7 @@ public final class PostgresArchiveStore: ArchiveStore {
                 return try use { db in try db.transaction { try body(db) } }
             } catch let error as PostgresError where error.isRetryable && attempt < 4 {
                 attempt += 1
-                usleep(UInt32.random(in: 1_000...(5_000 << attempt)))
+                Thread.sleep(forTimeInterval: Double.random(in: 0.001...(0.005 * Double(1 << attempt))))
             }
         }
     }

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentSQLite
+import EfferentPostgres
 
 /// The service's PostgreSQL schema as numbered migrations, the same ideas as `SQLiteSchema` in
 /// PostgreSQL's types. Several processes may start at once: migrations run under one advisory

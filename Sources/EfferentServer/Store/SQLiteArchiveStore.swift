@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentSQLite
+import EfferentSystem
 import EfferentCore
 import Foundation
 import Synchronization

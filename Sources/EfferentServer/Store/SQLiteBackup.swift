@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentSQLite
+import EfferentSystem
 import Foundation
 
 /// A copy of a SQLite archive store as it stood at one moment, taken while the service writes.

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentSQLite
 
 /// The service's SQLite schema as numbered migrations, each applied once and recorded in
 /// `migration` (the shape of GRDB's `DatabaseMigrator`). Never edit a shipped migration: add one.

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentSQLite
+import EfferentPostgres
 import EfferentCore
 import Foundation
 

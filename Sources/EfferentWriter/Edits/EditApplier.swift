@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCrypto
 import EfferentClient
 import EfferentCore
 import Foundation

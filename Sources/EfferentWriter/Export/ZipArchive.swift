@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 import Foundation
 
 /// A zip archive read from disk without loading it: the central directory (with zip64, for

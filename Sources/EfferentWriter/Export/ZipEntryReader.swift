@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 
 /// The uncompressed bytes of one zip entry, pulled chunk by chunk; the CRC-32 and size recorded in
 /// the central directory are checked when the last chunk has been read.

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCrypto
+import EfferentSQLite
 import EfferentCore
 import Foundation
 

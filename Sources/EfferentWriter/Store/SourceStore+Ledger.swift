@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentSQLite
 import EfferentCore
 import Foundation
 

@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentSQLite
 
 /// The writer's database: the source store (records, with the day each belongs to) and the ledger
 /// (§9.1: days, meta), in one SQLite file so that a change and the marks on its days commit

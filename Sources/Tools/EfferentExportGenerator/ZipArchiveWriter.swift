@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 import Foundation
 
 /// A zip archive written by hand (PKWARE APPNOTE 6.3.x), one entry at a time, streaming.

@@ -1,5 +1,5 @@
 import CBenchFloor
-import EfferentBindings
+import EfferentCompression
 import EfferentCore
 import Foundation
 

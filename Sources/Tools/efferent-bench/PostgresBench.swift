@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCompression
+import EfferentPostgres
 import EfferentCore
 import Foundation
 

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCompression
+import EfferentMicroHTTPD
 import EfferentClient
 import EfferentCore
 @testable import EfferentReader

@@ -1,4 +1,5 @@
-import EfferentBindings
+import EfferentCompression
+import EfferentMicroHTTPD
 import EfferentCore
 import Foundation
 

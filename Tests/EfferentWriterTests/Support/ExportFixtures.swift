@@ -1,5 +1,5 @@
 import Foundation
-import EfferentBindings
+import EfferentCompression
 @testable import EfferentWriter
 
 /// Where the sample exports live (`Tests/Fixtures/samples/`, copied in with their licences) and

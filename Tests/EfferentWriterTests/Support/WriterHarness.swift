@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentMicroHTTPD
 import EfferentClient
 import EfferentCore
 @testable import EfferentServer
