@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func chachaRoundTripAndForgery() throws {
-        let key = Sodium.randomBytes(32), nonce = Sodium.randomBytes(12)
+        let key = Sodium.randomSecret(32), nonce = Sodium.randomBytes(12)
         let sealed = try Sodium.chacha20Poly1305Seal(key: key, nonce: nonce, plaintext: Array("day".utf8), aad: [UInt8(1)])
         #expect(try Sodium.chacha20Poly1305Open(key: key, nonce: nonce, ciphertext: sealed, aad: [UInt8(1)]) == Array("day".utf8))
         #expect(throws: SodiumError.forged) {
@@ -27,14 +27,14 @@ import Testing
     }
 
     @Test func x25519RefusesSmallOrderPeer() throws {
-        let secret = Sodium.randomBytes(32)
+        let secret = Sodium.randomSecret(32)
         #expect(throws: SodiumError.weakPublicKey) {
             try Sodium.x25519(privateKey: secret, publicKey: [UInt8](repeating: 0, count: 32))
         }
     }
 
     @Test func ed25519SignsAndVerifies() throws {
-        let seed = Sodium.randomBytes(32)
+        let seed = Sodium.randomSecret(32)
         let pub = try Sodium.ed25519PublicKey(seed: seed)
         let sig = try Sodium.ed25519Sign(seed: seed, message: Array("m".utf8))
         #expect(Sodium.ed25519Verify(publicKey: pub, message: Array("m".utf8), signature: sig))
@@ -54,6 +54,33 @@ import Testing
 
     @Test func aCallThatCannotFailStopsWhenItDoes() async {
         await #expect(processExitsWith: .failure) { Sodium.require(-1, "crypto_hash_sha256") }
+    }
+
+    /// Secret bytes are wiped when they go and never show themselves: not in a description, a
+    /// debug description, a dump, or a string they are interpolated into.
+    @Test func secretBytesNeverPrintAndAreWiped() {
+        let bytes: [UInt8] = [0xC0, 0xFF, 0xEE, 0x42] + [UInt8](repeating: 0x5A, count: 28)
+        let secret = SecretBytes(bytes)
+        var dumped = ""
+        dump(secret, to: &dumped)
+        for shown in [secret.description, secret.debugDescription, String(reflecting: secret), "\(secret)", dumped] {
+            #expect(shown.contains("32 bytes"))
+            #expect(!shown.lowercased().contains("c0ffee") && !shown.contains("192") && !shown.contains("[0x"), "\(shown)")
+        }
+        #expect(secret.revealed() == bytes)
+        #expect(secret == SecretBytes(bytes) && secret != SecretBytes(Array(bytes.dropLast())))
+        #expect(secret.prefix(4).revealed() == [0xC0, 0xFF, 0xEE, 0x42])
+        #expect(SecretBytes.joined([secret.prefix(2), SecretBytes([9])]).revealed() == [0xC0, 0xFF, 9])
+        secret.wipe()
+        #expect(secret.revealed() == [UInt8](repeating: 0, count: 32), "what deinit does before the memory goes back")
+    }
+
+    /// HMAC over parts, as HKDF uses it, equals HMAC over the parts joined.
+    @Test func hmacOverPartsIsHMACOverTheWhole() {
+        let key = SecretBytes(Array("Jefe".utf8))
+        let parts: [any SodiumBytes] = [Array("what do ya ".utf8), SecretBytes(Array("want for ".utf8)), Array("nothing?".utf8)[...]]
+        #expect(hex(Sodium.hmacSHA256(key: key, parts: parts).revealed())
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     @Test func constantTimeEqual() {

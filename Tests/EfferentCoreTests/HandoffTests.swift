@@ -64,7 +64,7 @@ import Testing
             (text(readingField: "\(parts[0]).\(parts[1])"), .keyFieldParts(kind: "reading")),
             (text(readingField: "\(parts[0]).\(parts[1]).not*base64*at*all*not*base64*at*all*1234"), .keyFieldEncoding(kind: "reading")),
             (text(readingField: "\(parts[0]).\(parts[1]).\(otherPublic)"), .halvesMismatch(kind: "reading")),
-            (text(editorField: "efferent-editor-v1.\(Base64URL.encode(editor.privateKey.rawRepresentation)).\(Base64URL.encode(EditorKey().publicKey.rawRepresentation))"),
+            (text(editorField: "efferent-editor-v1.\(Base64URL.encode(editor.privateKey.rawRepresentation.revealed())).\(Base64URL.encode(EditorKey().publicKey.rawRepresentation))"),
              .halvesMismatch(kind: "editor")),
             (text(instruction: "Connect the MCP."), .instruction),
             ("MCP:\nhttps://api.example.net/mcp/b/\(reading.bucket)\n\nReading key:\n\(reading.handoffField)", .missingField(name: "Instruction")),
@@ -98,7 +98,7 @@ import Testing
 
     @Test func descriptionHoldsNoKey() throws {
         let handoff = try Handoff(endpoint: "https://e.example", readingKey: reading, editorKey: editor)
-        #expect(!handoff.description.contains(Base64URL.encode(reading.privateKey.rawRepresentation)))
+        #expect(!handoff.description.contains(Base64URL.encode(reading.privateKey.rawRepresentation.revealed())))
         #expect(!handoff.description.contains("efferent-reading-v1"))
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 
 /// The libsodium primitives Efferent uses, and nothing else: every call into libsodium is here.
 ///
-/// Functions take and return `[UInt8]`/`Data` so that no pointer leaves this file. Sizes are
-/// checked before each call and each return code on the line after it
-/// (https://doc.libsodium.org/).
+/// Functions take and return `[UInt8]`, and `SecretBytes` for private keys, shared secrets and
+/// AEAD keys, so that no pointer leaves this file and no secret sits in a plain array. Sizes are
+/// checked before each call and each return code on the line after it (https://doc.libsodium.org/).
 public enum Sodium {
     /// libsodium must be initialised once per process before any other call; `sodium_init` is
     /// idempotent and thread-safe, so every entry point calls `ready()`.
@@ -48,6 +48,12 @@ public enum Sodium {
         return out
     }
 
+    /// A fresh secret of `count` bytes from the CSPRNG, written straight into wiped memory.
+    public static func randomSecret(_ count: Int) -> SecretBytes {
+        ready()
+        return SecretBytes(count: count) { buffer in if count > 0 { randombytes_buf(buffer.baseAddress!, count) } }
+    }
+
     // MARK: Hashing and MACs
 
     public static let sha256Bytes = 32
@@ -82,6 +88,25 @@ public enum Sodium {
         }
         sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size)
         return out
+    }
+
+    /// HMAC-SHA256 over `parts` one after another, as a secret: the steps of HKDF, whose key or
+    /// message may be a secret and whose output always is. No part is copied into a joined array.
+    public static func hmacSHA256<Key: SodiumBytes>(key: Key, parts: [any SodiumBytes]) -> SecretBytes {
+        ready()
+        var state = crypto_auth_hmacsha256_state()
+        defer { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
+        key.withSodiumBytes { k in
+            require(crypto_auth_hmacsha256_init(&state, Sodium.bytes(k), k.count), "crypto_auth_hmacsha256_init")
+        }
+        for part in parts {
+            part.withSodiumBytes { m in
+                require(crypto_auth_hmacsha256_update(&state, Sodium.bytes(m), UInt64(m.count)), "crypto_auth_hmacsha256_update")
+            }
+        }
+        return SecretBytes(count: Int(crypto_auth_hmacsha256_BYTES)) { o in
+            require(crypto_auth_hmacsha256_final(&state, o.baseAddress!.assumingMemoryBound(to: UInt8.self)), "crypto_auth_hmacsha256_final")
+        }
     }
 
     /// An incremental SHA-256 for bodies that arrive in pieces.
@@ -125,7 +150,7 @@ public enum Sodium {
     public static let x25519Bytes = 32
 
     /// The X25519 public key of a 32-byte private scalar (`crypto_scalarmult_base`).
-    public static func x25519PublicKey(privateKey: [UInt8]) throws(SodiumError) -> [UInt8] {
+    public static func x25519PublicKey(privateKey: SecretBytes) throws(SodiumError) -> [UInt8] {
         ready()
         guard privateKey.count == x25519Bytes else { throw .wrongLength("an X25519 private key", privateKey.count, x25519Bytes) }
         var out = [UInt8](repeating: 0, count: x25519Bytes)
@@ -141,13 +166,13 @@ public enum Sodium {
 
     /// X25519(private, public). Refuses a peer key of small order, whose shared secret is all
     /// zeros (RFC 9180 §7.1.4 requires that check; `crypto_scalarmult` returns -1 for it).
-    public static func x25519(privateKey: [UInt8], publicKey: [UInt8]) throws(SodiumError) -> [UInt8] {
+    public static func x25519(privateKey: SecretBytes, publicKey: [UInt8]) throws(SodiumError) -> SecretBytes {
         ready()
         guard privateKey.count == x25519Bytes else { throw .wrongLength("an X25519 private key", privateKey.count, x25519Bytes) }
         guard publicKey.count == x25519Bytes else { throw .wrongLength("an X25519 public key", publicKey.count, x25519Bytes) }
-        var out = [UInt8](repeating: 0, count: x25519Bytes)
-        let rc = out.withUnsafeMutableBytes { o in
-            privateKey.withUnsafeBytes { p in
+        var rc: Int32 = 0
+        let shared = SecretBytes(count: x25519Bytes) { o in
+            rc = privateKey.withUnsafeBytes { p in
                 publicKey.withUnsafeBytes { q in
                     crypto_scalarmult(o.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                       p.baseAddress!.assumingMemoryBound(to: UInt8.self),
@@ -156,7 +181,7 @@ public enum Sodium {
             }
         }
         guard rc == 0 else { throw .weakPublicKey }
-        return out
+        return shared
     }
 
     // MARK: Ed25519
@@ -166,12 +191,12 @@ public enum Sodium {
     public static let ed25519SignatureBytes = 64
 
     /// The Ed25519 public key of a 32-byte seed (`crypto_sign_seed_keypair`).
-    public static func ed25519PublicKey(seed: [UInt8]) throws(SodiumError) -> [UInt8] {
+    public static func ed25519PublicKey(seed: SecretBytes) throws(SodiumError) -> [UInt8] {
         try withEd25519SecretKey(seed: seed) { _, publicKey in publicKey }
     }
 
     /// A detached Ed25519 signature (`crypto_sign_detached`); deterministic for a seed and message.
-    public static func ed25519Sign<Message: ContiguousBytes>(seed: [UInt8], message: Message) throws(SodiumError) -> [UInt8] {
+    public static func ed25519Sign<Message: ContiguousBytes>(seed: SecretBytes, message: Message) throws(SodiumError) -> [UInt8] {
         let (signature, rc) = try withEd25519SecretKey(seed: seed) { secret, _ in
             var signature = [UInt8](repeating: 0, count: ed25519SignatureBytes)
             let rc = message.withUnsafeBytes { m in
@@ -205,14 +230,14 @@ public enum Sodium {
         }
     }
 
-    private static func withEd25519SecretKey<T>(seed: [UInt8], _ body: ([UInt8], [UInt8]) -> T) throws(SodiumError) -> T {
+    private static func withEd25519SecretKey<T>(seed: SecretBytes, _ body: (SecretBytes, [UInt8]) -> T) throws(SodiumError) -> T {
         ready()
         guard seed.count == ed25519SeedBytes else { throw .wrongLength("an Ed25519 private key", seed.count, ed25519SeedBytes) }
         var publicKey = [UInt8](repeating: 0, count: ed25519PublicBytes)
-        var secret = [UInt8](repeating: 0, count: Int(crypto_sign_SECRETKEYBYTES))
-        defer { secret.withUnsafeMutableBytes { sodium_memzero($0.baseAddress!, $0.count) } }
-        let rc = publicKey.withUnsafeMutableBytes { p in
-            secret.withUnsafeMutableBytes { s in
+        var rc: Int32 = 0
+        // libsodium's 64-byte secret key (seed and public half): wiped when this call returns.
+        let secret = SecretBytes(count: Int(crypto_sign_SECRETKEYBYTES)) { s in
+            rc = publicKey.withUnsafeMutableBytes { p in
                 seed.withUnsafeBytes { d in
                     crypto_sign_seed_keypair(p.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                              s.baseAddress!.assumingMemoryBound(to: UInt8.self),
@@ -220,7 +245,7 @@ public enum Sodium {
                 }
             }
         }
-        guard rc == 0 else { throw .failed("crypto_sign_seed_keypair") }
+        try check(rc, "crypto_sign_seed_keypair")
         return body(secret, publicKey)
     }
 
@@ -232,7 +257,7 @@ public enum Sodium {
 
     /// ChaCha20-Poly1305 (IETF, RFC 8439) encryption: ciphertext followed by the 16-byte tag.
     public static func chacha20Poly1305Seal<P: ContiguousBytes, A: ContiguousBytes>(
-        key: [UInt8], nonce: [UInt8], plaintext: P, aad: A
+        key: SecretBytes, nonce: [UInt8], plaintext: P, aad: A
     ) throws(SodiumError) -> [UInt8] {
         ready()
         guard key.count == chachaKeyBytes else { throw .wrongLength("a ChaCha20-Poly1305 key", key.count, chachaKeyBytes) }
@@ -262,7 +287,7 @@ public enum Sodium {
 
     /// ChaCha20-Poly1305 (IETF) decryption; throws `.forged` when the tag does not verify.
     public static func chacha20Poly1305Open<C: ContiguousBytes, A: ContiguousBytes>(
-        key: [UInt8], nonce: [UInt8], ciphertext: C, aad: A
+        key: SecretBytes, nonce: [UInt8], ciphertext: C, aad: A
     ) throws(SodiumError) -> [UInt8] {
         try aeadOpen(key: key, nonce: nonce, ciphertext: ciphertext, aad: aad, nonceBytes: chachaNonceBytes,
                      name: "ChaCha20-Poly1305") { m, mlen, c, clen, a, alen, n, k in
@@ -281,7 +306,7 @@ public enum Sodium {
 
     /// AES-256-GCM decryption, only for the legacy version 1 envelope (never written).
     public static func aes256GCMOpen<C: ContiguousBytes, A: ContiguousBytes>(
-        key: [UInt8], nonce: [UInt8], ciphertext: C, aad: A
+        key: SecretBytes, nonce: [UInt8], ciphertext: C, aad: A
     ) throws(SodiumError) -> [UInt8] {
         guard aes256GCMAvailable else { throw .unavailable("AES-256-GCM") }
         return try aeadOpen(key: key, nonce: nonce, ciphertext: ciphertext, aad: aad, nonceBytes: aesGCMNonceBytes,
@@ -290,9 +315,9 @@ public enum Sodium {
         }
     }
 
-    /// AES-256-GCM encryption: used by tests to make legacy version 1 envelopes to read.
-    public static func aes256GCMSeal<P: ContiguousBytes, A: ContiguousBytes>(
-        key: [UInt8], nonce: [UInt8], plaintext: P, aad: A
+    /// AES-256-GCM encryption: only tests make legacy version 1 envelopes (through `@testable`).
+    static func aes256GCMSeal<P: ContiguousBytes, A: ContiguousBytes>(
+        key: SecretBytes, nonce: [UInt8], plaintext: P, aad: A
     ) throws(SodiumError) -> [UInt8] {
         guard aes256GCMAvailable else { throw .unavailable("AES-256-GCM") }
         guard key.count == aesGCMKeyBytes, nonce.count == aesGCMNonceBytes else {
@@ -327,7 +352,7 @@ public enum Sodium {
     ) -> Int32
 
     private static func aeadOpen<C: ContiguousBytes, A: ContiguousBytes>(
-        key: [UInt8], nonce: [UInt8], ciphertext: C, aad: A, nonceBytes: Int, name: String, decrypt: AEADDecrypt
+        key: SecretBytes, nonce: [UInt8], ciphertext: C, aad: A, nonceBytes: Int, name: String, decrypt: AEADDecrypt
     ) throws(SodiumError) -> [UInt8] {
         ready()
         guard key.count == 32 else { throw .wrongLength("a \(name) key", key.count, 32) }

@@ -3,7 +3,8 @@ import EfferentCrypto
 /// X25519 and Ed25519 keys in the encodings protocol §1 uses: 32 raw bytes, and PKCS#8 DER
 /// (RFC 8410) for the files readers keep on disk.
 ///
-/// Private keys never print themselves: `description` names the type, not the bytes.
+/// Private keys never print themselves: `description` names the type, not the bytes, and the bytes
+/// live in `SecretBytes`, wiped when the last copy of the key goes.
 
 /// The fixed DER prefixes of RFC 8410 keys (protocol §1.1).
 enum DERPrefix {
@@ -45,16 +46,20 @@ public struct X25519PublicKey: Hashable, Sendable {
 }
 
 public struct X25519PrivateKey: Sendable, CustomStringConvertible {
-    public let rawRepresentation: [UInt8]
+    public let rawRepresentation: SecretBytes
     public let publicKey: X25519PublicKey
 
     /// A fresh key from the operating system's CSPRNG.
     public init() {
         // A random scalar always has a public key; the `try!` cannot fire for 32 bytes.
-        try! self.init(rawRepresentation: Sodium.randomBytes(32))
+        try! self.init(rawRepresentation: Sodium.randomSecret(32))
     }
 
     public init(rawRepresentation raw: [UInt8]) throws(KeyError) {
+        try self.init(rawRepresentation: SecretBytes(raw))
+    }
+
+    public init(rawRepresentation raw: SecretBytes) throws(KeyError) {
         guard raw.count == 32 else { throw .wrongLength(what: "An X25519 private key", got: raw.count) }
         guard let publicRaw = try? Sodium.x25519PublicKey(privateKey: raw) else {
             throw .wrongLength(what: "An X25519 private key", got: raw.count)
@@ -68,10 +73,11 @@ public struct X25519PrivateKey: Sendable, CustomStringConvertible {
         try self.init(rawRepresentation: raw)
     }
 
-    public var pkcs8DER: [UInt8] { DERPrefix.x25519PKCS8 + rawRepresentation }
+    /// The key file's form: the secret leaves as plain bytes here, on its way to an owner-only file.
+    public var pkcs8DER: [UInt8] { DERPrefix.x25519PKCS8 + rawRepresentation.revealed() }
 
     /// X25519 with a peer's public key; throws for a small-order peer (all-zero shared secret).
-    public func sharedSecret(with peer: X25519PublicKey) throws(SodiumError) -> [UInt8] {
+    public func sharedSecret(with peer: X25519PublicKey) throws(SodiumError) -> SecretBytes {
         try Sodium.x25519(privateKey: rawRepresentation, publicKey: peer.rawRepresentation)
     }
 
@@ -118,15 +124,19 @@ public struct Ed25519PublicKey: Hashable, Sendable {
 
 public struct Ed25519PrivateKey: Sendable, CustomStringConvertible {
     /// The 32-byte seed (what CryptoKit calls the raw representation).
-    public let rawRepresentation: [UInt8]
+    public let rawRepresentation: SecretBytes
     public let publicKey: Ed25519PublicKey
 
     public init() {
         // Random seeds cannot land on a small-order point; the `try!` cannot fire.
-        try! self.init(rawRepresentation: Sodium.randomBytes(32))
+        try! self.init(rawRepresentation: Sodium.randomSecret(32))
     }
 
     public init(rawRepresentation seed: [UInt8]) throws(KeyError) {
+        try self.init(rawRepresentation: SecretBytes(seed))
+    }
+
+    public init(rawRepresentation seed: SecretBytes) throws(KeyError) {
         guard seed.count == 32, let publicRaw = try? Sodium.ed25519PublicKey(seed: seed) else {
             throw .wrongLength(what: "An Ed25519 private key", got: seed.count)
         }
@@ -139,7 +149,8 @@ public struct Ed25519PrivateKey: Sendable, CustomStringConvertible {
         try self.init(rawRepresentation: raw)
     }
 
-    public var pkcs8DER: [UInt8] { DERPrefix.ed25519PKCS8 + rawRepresentation }
+    /// The key file's form: the secret leaves as plain bytes here, on its way to an owner-only file.
+    public var pkcs8DER: [UInt8] { DERPrefix.ed25519PKCS8 + rawRepresentation.revealed() }
 
     /// A deterministic Ed25519 signature (RFC 8032) of `message`.
     public func signature(for message: [UInt8]) -> [UInt8] {

@@ -8,7 +8,7 @@ import EfferentCrypto
 public enum SealedEnvelope {
     /// §2.1: the HPKE info string.
     public static let info: [UInt8] = Array("efferent/v2 hpke".utf8)
-    /// §2.2: the legacy HKDF info.
+    /// §2.2: the legacy HKDF info (tests make version 1 envelopes with it through `@testable`).
     static let legacyInfo: [UInt8] = Array("efferent/v1 sealed box".utf8)
 
     public static let version2: UInt8 = 0x02
@@ -66,23 +66,6 @@ public enum SealedEnvelope {
         }
     }
 
-    /// Makes a legacy version 1 envelope. Efferent never writes one; tests use this to check that
-    /// old archives still open.
-    public static func sealLegacy(_ plaintext: [UInt8], to recipient: X25519PublicKey, aad: EnvelopeAAD) throws(EnvelopeError) -> [UInt8] {
-        let ephemeral = X25519PrivateKey()
-        guard let shared = try? ephemeral.sharedSecret(with: recipient) else { throw .cannotSeal }
-        let key = HKDF.deriveKey(ikm: shared, salt: ephemeral.publicKey.rawRepresentation + recipient.rawRepresentation,
-                                 info: legacyInfo, length: 32)
-        let nonce = Sodium.randomBytes(12)
-        do {
-            let ciphertext = try Sodium.aes256GCMSeal(key: key, nonce: nonce, plaintext: plaintext, aad: aad.bytes)
-            return [version1] + ephemeral.publicKey.rawRepresentation + nonce + ciphertext
-        } catch .unavailable {
-            throw .legacyUnavailable
-        } catch {
-            throw .cannotSeal
-        }
-    }
 }
 
 /// What an envelope is bound to (§2.1): a day of a bucket, or the bucket's edit queue.

@@ -33,7 +33,7 @@ public struct EditorKey: Sendable, CustomStringConvertible {
 
     /// §1.4: `efferent-editor-v1.<base64url private>.<base64url public>`.
     public var handoffField: String {
-        KeyField.render(kind: "editor", privateRaw: privateKey.rawRepresentation, publicRaw: publicKey.rawRepresentation)
+        KeyField.render(kind: "editor", privateRaw: privateKey.rawRepresentation.revealed(), publicRaw: publicKey.rawRepresentation)
     }
 
     public var description: String { "EditorKey(…)" }

@@ -1,3 +1,5 @@
+import EfferentCrypto
+
 /// The Ed25519 key that signs reads, derived from the reading private key (protocol §1.3).
 ///
 /// The read key: an Ed25519 key derived from the reading private key, used only to sign reads
@@ -7,8 +9,8 @@ public enum ReadKey {
     public static let info = Array("efferent/v1 read".utf8)
 
     /// `seed = HKDF-SHA256(IKM = reading private, salt = empty, info = "efferent/v1 read", L = 32)`.
-    public static func seed(readingPrivate: X25519PrivateKey) -> [UInt8] {
-        HKDF.deriveKey(ikm: readingPrivate.rawRepresentation, salt: [], info: info, length: 32)
+    public static func seed(readingPrivate: X25519PrivateKey) -> SecretBytes {
+        HKDF.deriveKey(ikm: readingPrivate.rawRepresentation, salt: [UInt8](), info: info, length: 32)
     }
 
     /// The Ed25519 private key whose seed is `seed(readingPrivate:)`.

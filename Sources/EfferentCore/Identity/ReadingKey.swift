@@ -40,7 +40,7 @@ public struct ReadingKey: Sendable, CustomStringConvertible {
 
     /// §1.1: `efferent-reading-v1.<base64url private>.<base64url public>`.
     public var handoffField: String {
-        KeyField.render(kind: "reading", privateRaw: privateKey.rawRepresentation, publicRaw: publicKey.rawRepresentation)
+        KeyField.render(kind: "reading", privateRaw: privateKey.rawRepresentation.revealed(), publicRaw: publicKey.rawRepresentation)
     }
 
     public var description: String { "ReadingKey(bucket: \(bucket))" }

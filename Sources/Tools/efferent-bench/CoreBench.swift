@@ -57,7 +57,7 @@ enum CoreBench {
         var inflatedTotal: Int64 = 0
         let floorOpenTime = Measure.seconds {
             inflatedTotal = efferent_floor_open(floorBlobs.flat, floorBlobs.lengths, floorBlobs.lengths.count,
-                                                reading.privateKey.rawRepresentation, reading.publicKey.rawRepresentation,
+                                                reading.privateKey.rawRepresentation.revealed(), reading.publicKey.rawRepresentation,
                                                 &scratch, scratch.count)
         }
         guard inflatedTotal == Int64(flatBodies.count) else { throw BenchError("the C open floor failed") }
