@@ -35,8 +35,12 @@ let package = Package(
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
         .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"]),
 
-        // The archive service: router → handlers → store (SQLite or PostgreSQL).
-        .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentMicroHTTPD", "EfferentSQLite",
+        // The HTTP layer every server stands on: route table, request and response values, body
+        // ceilings and gzip, errors that render themselves, the access log, the daemon.
+        .target(name: "EfferentHTTP", dependencies: ["EfferentCore", "EfferentCompression", "EfferentMicroHTTPD"]),
+
+        // The archive service: routes → handlers → store (SQLite or PostgreSQL).
+        .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentHTTP", "EfferentSQLite",
                                                        "EfferentPostgres", "EfferentSystem"]),
 
         // The service client both sides use: signed requests, retries, the service clock, profiles.
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "EfferentCommandLine"),
 
         // The executables: thin — parse arguments, call a library, print.
-        .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentMicroHTTPD",
+        .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",
                                                                 "EfferentSystem"]),
         .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentClient", "EfferentCommandLine", "EfferentCore",
                                                          "EfferentSystem"]),
@@ -62,7 +66,7 @@ let package = Package(
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
-                                                                 "EfferentMicroHTTPD", "EfferentServer", "EfferentWriter",
+                                                                 "EfferentHTTP", "EfferentServer", "EfferentWriter",
                                                                  "EfferentClient", "EfferentTestSupport", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
@@ -85,14 +89,15 @@ let package = Package(
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
-        .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres"], path: "Sources/EfferentTestSupport"),
+        .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression"], path: "Sources/EfferentTestSupport"),
+        .testTarget(name: "EfferentHTTPTests", dependencies: ["EfferentHTTP", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
-                                                          "EfferentPostgres", "EfferentMicroHTTPD", "EfferentTestSupport"]),
+                                                          "EfferentPostgres", "EfferentHTTP", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
-                                                          "EfferentCompression", "EfferentMicroHTTPD", "EfferentTestSupport"]),
+                                                          "EfferentCompression", "EfferentHTTP", "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
-                                                          "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",
+                                                          "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",
                                                           "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),

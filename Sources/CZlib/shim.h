@@ -10,3 +10,8 @@ static inline int efferent_deflate_init_raw(z_streamp stream, int level) {
 static inline int efferent_inflate_init_raw(z_streamp stream) {
     return inflateInit2(stream, -15);
 }
+
+static inline int efferent_inflate_init_gzip(z_streamp stream) {
+    // windowBits 16 + 15: a gzip member (RFC 1952), header and CRC-32 trailer checked by zlib.
+    return inflateInit2(stream, 16 + 15);
+}

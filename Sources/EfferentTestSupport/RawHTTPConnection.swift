@@ -47,7 +47,8 @@ public final class RawHTTPConnection {
         return try readResponse()
     }
 
-    public func readResponse() throws -> Response {
+    /// The next response; `bodiless` for the answer to HEAD, whose Content-Length has no body.
+    public func readResponse(bodiless: Bool = false) throws -> Response {
         while pending.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
             guard try fill() else { throw POSIXError(.ECONNRESET) }
         }
@@ -61,6 +62,7 @@ public final class RawHTTPConnection {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        if bodiless { return Response(status: status, headers: headers, body: "") }
         if let length = headers["content-length"].flatMap(Int.init) {
             while pending.count < length { guard try fill() else { break } }
             let body = Array(pending.prefix(length))
@@ -70,6 +72,20 @@ public final class RawHTTPConnection {
         while try fill() {}
         defer { pending = [] }
         return Response(status: status, headers: headers, body: String(decoding: pending, as: UTF8.self))
+    }
+
+    /// The payload of a chunked body read until close (RFC 9112 §7.1), for text answers.
+    public static func dechunked(_ body: String) -> String {
+        let bytes = Array(body.utf8)
+        var out = [UInt8]()
+        var index = 0
+        while let lineEnd = bytes[index...].firstRange(of: [0x0D, 0x0A]),
+              let size = Int(String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0 {
+            let end = min(lineEnd.upperBound + size, bytes.count)
+            out += bytes[lineEnd.upperBound..<end]
+            index = min(end + 2, bytes.count)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func fill() throws -> Bool {

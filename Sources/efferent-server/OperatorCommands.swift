@@ -1,5 +1,6 @@
 import EfferentCommandLine
 import EfferentCore
+import EfferentHTTP
 import EfferentServer
 import Foundation
 

@@ -1,5 +1,5 @@
 import EfferentCommandLine
-import EfferentMicroHTTPD
+import EfferentHTTP
 import EfferentServer
 import EfferentSystem
 import Foundation
@@ -28,7 +28,7 @@ struct Serve: Subcommand {
     let host: String
     let port: Int
     let configuration: ServiceConfiguration
-    let tls: (key: String, certificate: String)?
+    let tls: TLSCredentials?
     let maxConnections: Int
     let perAddress: Int
     let idleTimeout: Int
@@ -53,11 +53,11 @@ struct Serve: Subcommand {
         switch (arguments.string("tls-key"), arguments.string("tls-cert")) {
         case (nil, nil): tls = nil
         case let (key?, certificate?):
-            guard let keyText = try? String(contentsOfFile: key, encoding: .utf8) else { throw UsageError("cannot read the TLS key \(key).") }
-            guard let certificateText = try? String(contentsOfFile: certificate, encoding: .utf8) else {
-                throw UsageError("cannot read the TLS certificate \(certificate).")
+            do {
+                tls = try TLSCredentials(certificateFile: certificate, keyFile: key)
+            } catch {
+                throw UsageError(error.description)
             }
-            tls = (keyText, certificateText)
         default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
         }
         maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
@@ -86,8 +86,7 @@ struct Serve: Subcommand {
         let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
         let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,
-                                                         idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress,
-                                                         tlsKey: tls?.key, tlsCertificate: tls?.certificate),
+                                                         idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress, tls: tls),
                                     responder: service)
         if let sqlite = store as? SQLiteArchiveStore, !sqlite.tightened.isEmpty {
             let files = sqlite.tightened.map(ArchiveService.jsonString).joined(separator: ",")

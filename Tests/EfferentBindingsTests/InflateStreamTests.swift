@@ -1,5 +1,6 @@
 import Testing
 @testable import EfferentCompression
+import EfferentTestSupport
 
 @Suite struct InflateStreamTests {
     /// Feeds `packed` in slices of `inputSize`, collecting output in pieces of at most `outputSize`.
@@ -61,5 +62,29 @@ import Testing
         #expect(CRC32.checksum([UInt8]()) == 0)
         let split = CRC32.update(CRC32.update(0, Array("12345".utf8)), Array("6789".utf8))
         #expect(split == 0xCBF4_3926)
+    }
+}
+
+@Suite struct GzipInflateTests {
+    @Test func inflatesAGzipMemberAndChecksItsTrailer() throws {
+        let text = Array(String(repeating: "{\"uuid\":\"A\",\"kind\":\"quantity\"}\n", count: 500).utf8)
+        let packed = try gzipped(text)
+        let stream = try InflateStream(format: .gzip)
+        stream.setInput(packed)
+        var out = [UInt8]()
+        while !stream.isFinished {
+            let piece = try stream.nextOutput(maxCount: 1000)
+            if piece.isEmpty && stream.needsInput { break }
+            out += piece
+        }
+        #expect(stream.isFinished && out == text)
+
+        var corrupt = packed
+        corrupt[corrupt.count - 6] ^= 1 // the CRC-32 of the trailer
+        let checked = try InflateStream(format: .gzip)
+        checked.setInput(corrupt)
+        #expect(throws: DeflateError.corrupt) {
+            for _ in 0..<100 where !checked.isFinished { _ = try checked.nextOutput() }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import EfferentPostgres
-import EfferentMicroHTTPD
+import EfferentHTTP
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport

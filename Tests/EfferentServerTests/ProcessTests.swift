@@ -1,4 +1,4 @@
-import EfferentMicroHTTPD
+import EfferentHTTP
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport

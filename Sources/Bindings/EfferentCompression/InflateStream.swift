@@ -1,8 +1,9 @@
 internal import CZlib
 import Foundation
 
-/// Raw DEFLATE (RFC 1951) inflated piece by piece, for zip entries of several gigabytes that must
-/// never sit in memory whole.
+/// DEFLATE inflated piece by piece: raw (RFC 1951) for zip entries of several gigabytes that must
+/// never sit in memory whole, or a gzip member (RFC 1952) for request bodies sent with
+/// `Content-Encoding: gzip`, inflated as they arrive so a ceiling can stop them early.
 ///
 /// Give it input with `setInput(_:)`, then call `nextOutput(maxCount:)` until it returns an empty
 /// array with `needsInput` true (feed more) or `isFinished` true (the deflate stream ended). The
@@ -17,8 +18,16 @@ public final class InflateStream {
     /// Bytes produced so far.
     public private(set) var totalOut: UInt64 = 0
 
-    public init() throws(DeflateError) {
-        let rc = efferent_inflate_init_raw(&stream)
+    /// What the compressed bytes are wrapped in.
+    public enum Format: Sendable {
+        /// No header or trailer (zip entries).
+        case raw
+        /// A gzip header and a CRC-32 trailer, checked at the end.
+        case gzip
+    }
+
+    public init(format: Format = .raw) throws(DeflateError) {
+        let rc = format == .raw ? efferent_inflate_init_raw(&stream) : efferent_inflate_init_gzip(&stream)
         guard rc == Z_OK else { throw .zlib("inflateInit2", rc) }
     }
 

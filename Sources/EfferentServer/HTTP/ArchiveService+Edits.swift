@@ -1,5 +1,5 @@
-import EfferentMicroHTTPD
 import EfferentCore
+import EfferentHTTP
 import Foundation
 
 /// The edit queue (§8): an agent posts sealed edits, the writer fetches and answers them.

@@ -1,5 +1,5 @@
-import EfferentMicroHTTPD
 import EfferentCore
+import EfferentHTTP
 import Foundation
 
 /// Listings, days, ranges and stats: closed by a signed read once a read key exists (§6, §7).

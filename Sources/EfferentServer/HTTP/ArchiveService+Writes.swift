@@ -1,6 +1,6 @@
-import EfferentCrypto
-import EfferentMicroHTTPD
 import EfferentCore
+import EfferentCrypto
+import EfferentHTTP
 import Foundation
 
 /// Claims, uploads and key registrations: everything the writer key signs (§5, §6).

@@ -1,9 +1,9 @@
-import EfferentMicroHTTPD
 import EfferentCore
+import EfferentHTTP
 
 /// A refusal the service answers: a status and one sentence a person can act on (decision A.8),
 /// rendered as `{"error": "<sentence>"}`. Nothing in it names a key, a token or a plaintext.
-public struct ServiceError: Error, Equatable, CustomStringConvertible {
+public struct ServiceError: HTTPResponseError, Equatable, CustomStringConvertible {
     public let status: Int
     public let message: String
     /// The service clock, carried by refusals for time so a signer can learn its offset (§6).
@@ -21,23 +21,12 @@ public struct ServiceError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(status) \(message)" }
 
     public var response: HTTPResponse {
-        var writer = JSONWriter()
-        writer.raw("{\"error\":")
-        writer.string(message)
-        if let now {
-            writer.raw(",\"now\":")
-            writer.integer(now)
-        }
-        writer.raw(byte: UInt8(ascii: "}"))
-        var headers = [("Content-Type", "application/json")]
-        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
-        return HTTPResponse(status: status, headers: headers, body: writer.bytes)
+        HTTPError.render(status: status, message: message, members: now.map { [("now", $0)] } ?? [],
+                         headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
     }
 
     // The protocol's own sentences (§6, §7), in one place.
-    static let unknownPath = ServiceError(404, "unknown path")
     static let malformedBucket = ServiceError(400, "malformed bucket id")
-    static func methodNotAllowed(_ method: String) -> ServiceError { ServiceError(405, "\(method) is not allowed here") }
     static let badSignature = ServiceError(403, "signature does not match the request")
     static let anotherWriter = ServiceError(403, "this bucket already belongs to another writer")
     static let notClaimed = ServiceError(403, "this bucket has not been claimed")
@@ -54,7 +43,6 @@ public struct ServiceError: Error, Equatable, CustomStringConvertible {
         return ServiceError(507, "this bucket has been handed all the \(ceiling) it may ever hold; its operator can raise the ceiling")
     }
     static let serviceFull = ServiceError(507, "this service has been handed all the bytes its operator allows; ask the operator to raise the ceiling")
-    static let internalFailure = ServiceError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
     static let storeUnavailable = ServiceError(503, "the archive's database cannot be reached just now; try again shortly",
                                                retryAfter: 5)
 

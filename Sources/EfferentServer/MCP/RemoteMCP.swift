@@ -1,5 +1,5 @@
-import EfferentMicroHTTPD
 import EfferentCore
+import EfferentHTTP
 import Foundation
 
 /// The keyless remote MCP endpoint `POST /mcp/b/<bucket>` (§6): JSON-RPC 2.0 over streamable HTTP,

@@ -1,5 +1,5 @@
 import EfferentCompression
-import EfferentMicroHTTPD
+import EfferentHTTP
 import EfferentClient
 import EfferentCore
 @testable import EfferentReader

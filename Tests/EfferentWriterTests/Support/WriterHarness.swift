@@ -1,4 +1,4 @@
-import EfferentMicroHTTPD
+import EfferentHTTP
 import EfferentClient
 import EfferentCore
 @testable import EfferentServer

@@ -25,7 +25,7 @@ public enum ISOTime {
     }
 
     /// RFC 9110 §5.6.7 IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func httpDate(_ ms: Int64) -> String {
+    public static func httpDate(_ ms: Int64) -> String {
         let seconds = ms / 1000
         let day = CalendarDay(unixSeconds: seconds)
         let inDay = seconds - day.startUnixSeconds

@@ -1,4 +1,5 @@
-/// An HTTP request as the service sees it, after libmicrohttpd has read it.
+/// An HTTP request as a handler sees it: the head, and the body once it has been read (decoded
+/// from gzip where the route takes that), or empty for a route that streams its body to a sink.
 public struct HTTPRequest: Sendable {
     public var method: String
     /// The request target exactly as the client sent it (path and query): what a signed read
@@ -25,9 +26,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The path, before any `?`.
-    public var path: Substring {
-        target.firstIndex(of: "?").map { target[..<$0] } ?? target[...]
-    }
+    public var path: Substring { HTTPRequestHead.path(of: target) }
 
     /// The raw query, after the first `?` (empty when there is none).
     public var query: Substring {
@@ -36,30 +35,13 @@ public struct HTTPRequest: Sendable {
 
     /// A header by its lower-case name.
     public func header(_ name: String) -> String? { headers[name] }
-}
 
-/// An HTTP response the service hands back to libmicrohttpd.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: [UInt8]
+    /// The client's address: the peer, or behind a proxy the server trusts, the address that
+    /// proxy appended to `X-Forwarded-For`.
+    public func client(trustingProxy: Bool) -> String { head.client(trustingProxy: trustingProxy) }
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
+    /// What the daemon knew before the body: a request made in process has no HTTP version.
+    var head: HTTPRequestHead {
+        HTTPRequestHead(method: method, target: target, version: nil, headers: headers, clientAddress: clientAddress)
     }
-
-    public func header(_ name: String) -> String? {
-        headers.first { $0.0.lowercased() == name.lowercased() }?.1
-    }
-}
-
-/// What the daemon has learnt when a request's head has arrived and its body has not: enough to
-/// refuse early (a declared length over the limit, an unknown path) without reading the body.
-public struct HTTPRequestHead: Sendable {
-    public let method: String
-    public let target: String
-    public let headers: [String: String]
-    public let clientAddress: String
 }

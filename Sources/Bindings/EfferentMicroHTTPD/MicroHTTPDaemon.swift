@@ -1,0 +1,143 @@
+internal import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd (https://www.gnu.org/software/libmicrohttpd/manual/).
+///
+/// One thread per connection: a handler blocked on the database holds only its own connection,
+/// never the accept loop. Connection, idle-time and per-address limits keep slow or half-open
+/// clients from starving others. Each request is an exchange its handler creates: the body is
+/// handed to it as it arrives, and it decides how much to keep.
+public final class MicroHTTPDaemon: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var connectionLimit: Int
+        public var idleTimeoutSeconds: Int
+        public var connectionsPerAddress: Int
+        /// PEM texts; both or neither (Debian's libmicrohttpd does TLS with GnuTLS).
+        public var tlsKey: String?
+        public var tlsCertificate: String?
+
+        public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 512, idleTimeoutSeconds: Int = 30,
+                    connectionsPerAddress: Int = 64, tlsKey: String? = nil, tlsCertificate: String? = nil) {
+            self.host = host
+            self.port = port
+            self.connectionLimit = connectionLimit
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.connectionsPerAddress = connectionsPerAddress
+            self.tlsKey = tlsKey
+            self.tlsCertificate = tlsCertificate
+        }
+    }
+
+    private let daemon: OpaquePointerBox
+    private let context: Unmanaged<DaemonContext>
+    /// The port actually bound (the one asked for, or the one the system chose for port 0).
+    public let port: Int
+
+    public init(configuration: Configuration, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+        var storage = sockaddr_storage()
+        let isIPv6: Bool
+        if configuration.host.contains(":") {
+            isIPv6 = true
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(clamping: configuration.port).bigEndian)
+            guard inet_pton(AF_INET6, configuration.host, &address.sin6_addr) == 1 else {
+                context.release()
+                throw .badAddress(configuration.host)
+            }
+            withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+        } else {
+            isIPv6 = false
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(clamping: configuration.port).bigEndian)
+            guard inet_pton(AF_INET, configuration.host, &address.sin_addr) == 1 else {
+                context.release()
+                throw .badAddress(configuration.host)
+            }
+            withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+        }
+        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+                           | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue)
+        if isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        let started: OpaquePointer? = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged,
+                                   UInt32(configuration.connectionLimit), UInt32(configuration.idleTimeoutSeconds),
+                                   UInt32(configuration.connectionsPerAddress),
+                                   configuration.tlsKey, configuration.tlsCertificate)
+            }
+        }
+        guard let started else {
+            context.release()
+            throw .cannotListen(configuration.host, configuration.port)
+        }
+        self.daemon = OpaquePointerBox(started)
+        self.context = context
+        self.port = Int(efferent_mhd_port(started))
+    }
+
+    /// Requests being handled right now.
+    public var inFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting new connections; requests in flight go on.
+    public func quiesce() {
+        daemon.withPointer { pointer in
+            let socket = MHD_quiesce_daemon(pointer)
+            if socket >= 0 { close(socket) }
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then stops.
+    public func shutDown(grace: Double = 30) {
+        quiesce()
+        let deadline = Date().addingTimeInterval(grace)
+        while inFlight > 0 && Date() < deadline { usleep(10_000) }
+        stop()
+    }
+
+    /// Stops the daemon at once, closing every connection.
+    public func stop() {
+        daemon.take { MHD_stop_daemon($0) }
+    }
+
+    deinit {
+        stop()
+        context.release()
+    }
+}
+
+public enum MicroHTTPDaemonError: Error, Equatable, CustomStringConvertible {
+    case badAddress(String)
+    case cannotListen(String, Int)
+
+    public var description: String {
+        switch self {
+        case let .badAddress(host): "\(host) is not a numeric IPv4 or IPv6 address to listen on (for example 127.0.0.1 or ::1)."
+        case let .cannotListen(host, port): "Cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): the port is in use, needs more privileges, or the TLS key and certificate do not load."
+        }
+    }
+}
+
+/// The daemon handle, taken exactly once by `stop()`. Kept as its address so the lock can hold it.
+private final class OpaquePointerBox: Sendable {
+    private let address: Mutex<Int>
+    init(_ pointer: OpaquePointer) { address = Mutex(Int(bitPattern: UnsafeRawPointer(pointer))) }
+    func withPointer(_ body: (OpaquePointer) -> Void) {
+        address.withLock { if let p = OpaquePointer(bitPattern: $0) { body(p) } }
+    }
+    func take(_ body: (OpaquePointer) -> Void) {
+        let taken = address.withLock { value -> Int in defer { value = 0 }; return value }
+        if let pointer = OpaquePointer(bitPattern: taken) { body(pointer) }
+    }
+}
+
+final class DaemonContext: Sendable {
+    let handler: any MicroHTTPHandler
+    let inFlight = Atomic<Int>(0)
+    init(handler: any MicroHTTPHandler) { self.handler = handler }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// One request from its head to its answer: matched to a route when the head arrives (and
+/// refused there when it can be), fed its body as it arrives within the route's ceiling, then
+/// answered by the route's handler. Errors render themselves; anything else is a 500 that is
+/// logged and says nothing private. One access-log line per request.
+///
+/// The daemon drives it on the request's connection thread; `respond(to:)` drives it in process
+/// with the whole body as one piece, so both take exactly the same path.
+public final class HTTPExchange {
+    public let head: HTTPRequestHead
+    /// The answer to send without reading the body (a refusal), when there is one.
+    public private(set) var earlyResponse: HTTPResponse?
+
+    private let configuration: Router.Configuration
+    private let started = Date()
+    private var pattern = "-"
+    private var route: Router.Route?
+    private var parameters = RouteParameters()
+    private var sink: (any HTTPBodySink)?
+    private var gzip: GzipBody?
+    private var collected: [UInt8] = []
+    private var received = 0
+    private var refusal: HTTPResponse?
+
+    init(head: HTTPRequestHead, router: Router) {
+        self.head = head
+        configuration = router.configuration
+        do {
+            if head.version == "HTTP/1.1", head.headers["host"] == nil { throw HTTPError.missingHost }
+            let (route, parameters) = try router.match(head.method, head.path)
+            self.route = route
+            self.parameters = parameters
+            pattern = route.pattern
+            if let declared = head.headers["content-length"].flatMap({ Int($0) }), declared > route.limit.bytes {
+                throw route.limit.refusal
+            }
+            if let limit = route.limit.gzip {
+                switch head.headers["content-encoding"]?.lowercased() {
+                case nil, "identity": break
+                case "gzip": gzip = try GzipBody(limit: limit)
+                default: throw HTTPError(415, "this route takes a body sent plain or with Content-Encoding: gzip")
+                }
+            }
+            if case let .streamed(makeSink, _) = route.kind { sink = try makeSink(head, parameters) }
+        } catch {
+            let response = answer(for: error)
+            earlyResponse = response
+            logLine(status: response.status, bytesIn: 0, bytesOut: response.body.count)
+        }
+    }
+
+    /// The next bytes of the body. False once the request is refused (over a ceiling, bad gzip,
+    /// a sink that threw): the rest is dropped, never kept, and the refusal answers at the end.
+    public func receive(_ chunk: [UInt8]) -> Bool {
+        guard earlyResponse == nil, refusal == nil, let route else { return false }
+        received += chunk.count
+        do {
+            guard received <= route.limit.bytes else { throw route.limit.refusal }
+            let bytes = try gzip.map { try $0.inflate(chunk) } ?? chunk
+            if let sink { try sink.take(bytes) } else { collected += bytes }
+            return true
+        } catch {
+            refusal = answer(for: error)
+            collected = []
+            return false
+        }
+    }
+
+    /// The answer, once the body has ended.
+    public func finish() -> HTTPResponse {
+        if let earlyResponse { return earlyResponse }
+        let response: HTTPResponse
+        if let refusal {
+            response = refusal
+        } else {
+            do {
+                guard let route else { throw HTTPError.unknownPath }
+                try gzip?.finish()
+                let request = HTTPRequest(method: head.method, target: head.target, lowercasedHeaders: head.headers, body: collected,
+                                          clientAddress: head.clientAddress)
+                collected = []
+                switch route.kind {
+                case let .buffered(handler): response = try handler(request, parameters)
+                case let .streamed(_, handler):
+                    guard let sink else { throw HTTPError.internalFailure }
+                    response = try handler(request, parameters, sink)
+                }
+            } catch {
+                response = answer(for: error)
+            }
+        }
+        logLine(status: response.status, bytesIn: received, bytesOut: response.body.count)
+        return response
+    }
+
+    /// An error as an answer: its own when it is one, otherwise logged (its description names
+    /// tables and constraints, never a value) and answered with the recovery or a plain 500.
+    private func answer(for error: any Error) -> HTTPResponse {
+        if let error = error as? any HTTPResponseError { return error.response }
+        configuration.log?("{\"level\":\"error\",\"route\":\"\(pattern)\",\"error\":\(AccessLog.jsonString(String(describing: error)))}")
+        return (configuration.recover?(error) ?? HTTPError.internalFailure).response
+    }
+
+    private func logLine(status: Int, bytesIn: Int, bytesOut: Int) {
+        guard let log = configuration.log else { return }
+        log(AccessLog.line(method: head.method, route: pattern, status: status, bytesIn: bytesIn, bytesOut: bytesOut, started: started,
+                           client: head.client(trustingProxy: configuration.trustProxy)))
+    }
+}

@@ -1,0 +1,140 @@
+/// The route table: method, path pattern and handler registered together (Hummingbird's
+/// `Router` is the model), answering through `HTTPResponder`.
+///
+/// Patterns are literal segments and `:name` parameters (`/b/:bucket/d/:day`). A parameter is
+/// checked by its parser while the path is walked, so a malformed bucket id is refused with the
+/// parser's error wherever it stands; a path no pattern matches is 404, a method the pattern does
+/// not take 405, and `HEAD` is answered by the `GET` handler (libmicrohttpd sends no body for it).
+/// The route pattern, never the concrete path, is what the access log names.
+///
+/// Routes are registered before the router serves; it is never changed while serving, which is
+/// what makes sharing it between connection threads safe.
+public final class Router: HTTPResponder, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// Where the access log and error lines go; nil logs nothing.
+        public var log: (@Sendable (String) -> Void)?
+        /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
+        public var trustProxy: Bool
+        /// For a failure that is not an `HTTPResponseError`: an answer other than the plain 500
+        /// (a database out of reach is a 503). It is logged either way.
+        public var recover: (@Sendable (any Error) -> (any HTTPResponseError)?)?
+
+        public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false,
+                    recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil) {
+            self.log = log
+            self.trustProxy = trustProxy
+            self.recover = recover
+        }
+    }
+
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) throws -> HTTPResponse
+    public typealias Parser = @Sendable (Substring) throws -> any Sendable
+
+    let configuration: Configuration
+    private let root = Node()
+    private var parsers: [String: Parser] = [:]
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// How `:name` is checked and turned into a value; what it throws is the answer.
+    public func parameter(_ name: String, parse: @escaping Parser) {
+        parsers[name] = parse
+    }
+
+    /// A route whose body (decoded, within `body`) is read whole before `handler` runs.
+    public func on(_ method: String, _ pattern: String, body: BodyLimit = .standard, use handler: @escaping Handler) {
+        add(method, pattern, Route(pattern: pattern, limit: body, kind: .buffered(handler)))
+    }
+
+    /// A route whose body goes to a sink as it arrives: `sink` is made once the head is in (what
+    /// it throws refuses the request before a byte of the body is read) and `handler` answers
+    /// once the body has ended.
+    public func on<Sink: HTTPBodySink>(_ method: String, _ pattern: String, body: BodyLimit,
+                                       sink: @escaping @Sendable (HTTPRequestHead, RouteParameters) throws -> Sink,
+                                       use handler: @escaping @Sendable (HTTPRequest, RouteParameters, Sink) throws -> HTTPResponse) {
+        let kind = Route.Kind.streamed(sink: { try sink($0, $1) }, handler: { request, parameters, made in
+            // The sink handed back is the one `sink` made for this request.
+            try handler(request, parameters, made as! Sink)
+        })
+        add(method, pattern, Route(pattern: pattern, limit: body, kind: kind))
+    }
+
+    public func get(_ pattern: String, use handler: @escaping Handler) { on("GET", pattern, use: handler) }
+    public func put(_ pattern: String, body: BodyLimit = .standard, use handler: @escaping Handler) { on("PUT", pattern, body: body, use: handler) }
+    public func post(_ pattern: String, body: BodyLimit = .standard, use handler: @escaping Handler) { on("POST", pattern, body: body, use: handler) }
+    public func delete(_ pattern: String, use handler: @escaping Handler) { on("DELETE", pattern, use: handler) }
+
+    // MARK: HTTPResponder
+
+    public func exchange(for head: HTTPRequestHead) -> HTTPExchange {
+        HTTPExchange(head: head, router: self)
+    }
+
+    // MARK: Matching
+
+    /// One registered route: its pattern, its body ceiling and what answers it.
+    struct Route: Sendable {
+        enum Kind: Sendable {
+            case buffered(Handler)
+            case streamed(sink: @Sendable (HTTPRequestHead, RouteParameters) throws -> any HTTPBodySink,
+                          handler: @Sendable (HTTPRequest, RouteParameters, any HTTPBodySink) throws -> HTTPResponse)
+        }
+
+        let pattern: String
+        let limit: BodyLimit
+        let kind: Kind
+    }
+
+    /// A trie of path segments: literals first, then at most one parameter per level.
+    private final class Node {
+        var literals: [Substring: Node] = [:]
+        var parameter: (name: String, node: Node)?
+        var routes: [String: Route] = [:]
+    }
+
+    private func add(_ method: String, _ pattern: String, _ route: Route) {
+        var node = root
+        for segment in Self.segments(of: pattern[...]) {
+            if segment.first == ":" {
+                let name = String(segment.dropFirst())
+                if node.parameter == nil { node.parameter = (name, Node()) }
+                precondition(node.parameter?.name == name, "two parameter names at one level of the route table: \(pattern)")
+                node = node.parameter!.node
+            } else {
+                let next = node.literals[segment] ?? Node()
+                node.literals[segment] = next
+                node = next
+            }
+        }
+        precondition(node.routes[method] == nil, "\(method) \(pattern) is registered twice")
+        node.routes[method] = route
+    }
+
+    /// The route for `method` and `path`, with its parameters parsed.
+    func match(_ method: String, _ path: Substring) throws -> (Route, RouteParameters) {
+        var node = root
+        var parameters = RouteParameters()
+        for segment in Self.segments(of: path) {
+            if let next = node.literals[segment] {
+                node = next
+            } else if let (name, next) = node.parameter {
+                parameters.set(name, try parsers[name].map { try $0(segment) } ?? String(segment))
+                node = next
+            } else {
+                throw HTTPError.unknownPath
+            }
+        }
+        guard !node.routes.isEmpty else { throw HTTPError.unknownPath }
+        guard let route = node.routes[method] ?? (method == "HEAD" ? node.routes["GET"] : nil) else {
+            throw HTTPError.methodNotAllowed(method)
+        }
+        return (route, parameters)
+    }
+
+    /// `/b/x/days` → `b`, `x`, `days`; empty segments are kept (`/b//days` has an empty bucket).
+    private static func segments(of path: Substring) -> ArraySlice<Substring> {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    }
+}
