@@ -155,14 +155,11 @@ struct Apply: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try WriterContext()
-        guard let report = try await context.applyEdits() else {
+        guard let report = try await context.applyEditsPrinting() else {
             print("this archive has no editor key, so there are no edits to apply")
             return 0
         }
-        let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)
-        let pusher = Pusher(store: context.store, builder: builder,
-                            client: try context.client(), reading: context.reading, writer: context.writer)
-        let push = try await pusher.run(check: .never)
+        let push = try await context.push(check: .never, priority: priority)
         print("sent \(push.sent) days in \(push.requests) requests; \(push.refused) refused")
         return report.refused > 0 || push.refused > 0 ? 1 : 0
     }
@@ -170,11 +167,8 @@ struct Apply: Subcommand {
 
 extension WriterContext {
     /// Applies and answers waiting edits, printing one line per edit; nil without an editor key.
-    func applyEdits() async throws -> EditApplier.Report? {
-        guard profile.exists(KeyFile.editorName) else { return nil }
-        let applier = EditApplier(store: store, client: try client(), reading: reading, writer: writer,
-                                  editor: try profile.editorKey().publicKey)
-        let report = try await applier.run()
+    func applyEditsPrinting() async throws -> EditApplier.Report? {
+        guard let report = try await applyEdits() else { return nil }
         for (name, outcome) in report.outcomes {
             let failures = outcome.failed.map { "item \($0.item): \($0.code.rawValue)" }.joined(separator: ", ")
             print("edit \(name): applied \(outcome.applied)" + (failures.isEmpty ? "" : ", failed \(failures)"))

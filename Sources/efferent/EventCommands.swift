@@ -72,7 +72,7 @@ struct Query: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try ReaderContext()
-        let events = try options.query.run(MirrorSource(mirror: try context.mirror()))
+        let events = try options.query.run(context.source)
         try EventOptions.print(events, as: options.format)
         return 0
     }

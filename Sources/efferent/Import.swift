@@ -22,26 +22,19 @@ struct Import: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try WriterContext()
-        let input = try ExportLocator.locate(URL(fileURLWithPath: path))
-        let (format, full): (String, Bool) = switch input {
-        case .zip: ("apple-zip", true)
-        case .xml: ("apple-xml", true)
-        case .efferentEvents: ("efferent-ndjson", false)
-        case .pulsHealth: ("pulshealth-ndjson", false)
-        }
-        let session = try context.store.beginImport(source: (path as NSString).lastPathComponent, format: format, full: full)
         let bar = ProgressBar(label: "import", unit: "records")
         defer { bar.finish() }
         let started = Date()
-        let tally = try ExportImporter.read(input, into: session, progress: Environment.isTerminal ? { progress in
+        let summary = try context.importExport(at: URL(fileURLWithPath: path), progress: Environment.isTerminal ? { progress in
             bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead), totalBytes: Int(progress.totalBytes))
         } : nil)
-        try session.finish()
         bar.finish()
         let seconds = Date().timeIntervalSince(started)
-        print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(Int(Double(tally.records) / max(seconds, 0.001)))/s): "
-              + "\(session.added) new, \(session.seen - session.added) already here, \(session.removed) no longer in the export, "
-              + "\(session.skipped) of types the archive does not carry"
+        let tally = summary.tally
+        let rate = Int(Double(tally.records) / max(seconds, 0.001))
+        print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(rate)/s): "
+              + "\(summary.added) new, \(summary.seen - summary.added) already here, \(summary.removed) no longer in the export, "
+              + "\(summary.skipped) of types the archive does not carry"
               + (tally.activitySummaries > 0 ? "; \(tally.activitySummaries) activity summaries" : "")
               + (tally.routes > 0 ? "; \(tally.routes) workout routes" : ""))
         print("next: efferent push")

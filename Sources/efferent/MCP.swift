@@ -19,16 +19,14 @@ struct MCP: Subcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         var world = LocalMCPServer.World(
-            source: { MirrorSource(mirror: try context.mirror()) },
+            source: { context.source },
             today: { context.today },
             refresh: { full in
-                let mirror = try context.mirror()
-                let syncer = Syncer(client: context.client(), reading: context.reading, mirror: mirror)
+                let mirror = context.mirror
                 // A refresh takes the last 14 days; the whole listing when forced or when counts disagree.
                 let stats = try await context.client().stats()
                 let walkAll = full || stats.days != mirror.days.count
-                let report = walkAll ? try await syncer.run() : try await syncer.run(from: context.today.adding(days: -14), to: context.today.next)
-                try context.learnTimeZone(from: mirror)
+                let report = walkAll ? try await context.sync() : try await context.sync(from: context.today.adding(days: -14), to: context.today.next)
                 return .object(["copied": .number(Double(report.fetched)), "readable": .number(Double(mirror.days.count)),
                                 "firstDay": mirror.days.first.map { .string($0.description) } ?? .null,
                                 "lastDay": mirror.days.last.map { .string($0.description) } ?? .null])

@@ -27,7 +27,7 @@ struct Push: Subcommand {
         let context = try WriterContext()
         // Agent edits first, so the days they touch go out in this same run.
         let edits: EditApplier.Report?
-        do { edits = try await context.applyEdits() } catch let error as EditApplierError {
+        do { edits = try await context.applyEditsPrinting() } catch let error as EditApplierError {
             note(error.description)
             edits = nil
         } catch let error as ArchiveError where error.isUnreachable {
@@ -37,14 +37,12 @@ struct Push: Subcommand {
             note("agent edits could not be fetched this time and stay queued: \(error)")
             edits = nil
         }
-        let builder = DayBuilder(store: context.store, priority: priority, hourlyFrom: context.settings.hourlyFrom)
-        let pusher = Pusher(store: context.store, builder: builder, client: try context.client(), reading: context.reading,
-                            writer: context.writer)
         let bar = ProgressBar(label: "push", unit: "days")
-        if Environment.isTerminal { pusher.progress = { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) } }
         defer { bar.finish() }
         let started = Date()
-        let report = try await pusher.run(check: check)
+        var progress: (@Sendable (Pusher.Progress) -> Void)?
+        if Environment.isTerminal { progress = { step in bar.update(done: step.done, total: step.total, bytes: step.bytes) } }
+        let report = try await context.push(check: check, priority: priority, progress: progress)
         bar.finish()
         let seconds = Date().timeIntervalSince(started)
         print("sent \(report.sent) days in \(report.requests) requests (\(report.bytes) bytes) in \(String(format: "%.1f", seconds)) s; "

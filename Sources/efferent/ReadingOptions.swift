@@ -43,14 +43,11 @@ struct ReadingOptions {
     /// offline. A service that does not accept a connection at once leaves the mirror as it is,
     /// and the answer says how old it is.
     static func freshSource(_ context: ReaderContext, offline: Bool) async throws -> MirrorSource {
-        let mirror = try context.mirror()
-        let syncedAt = mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
+        let syncedAt = context.mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
         let stale = syncedAt.map { Date().timeIntervalSince($0) > 300 } ?? true
         if stale && !offline {
             do {
-                _ = try await Syncer(client: context.client(connectTimeout: refreshConnectTimeout), reading: context.reading,
-                                     mirror: mirror).run()
-                try context.learnTimeZone(from: mirror)
+                _ = try await context.sync(connectTimeout: refreshConnectTimeout)
             } catch let error as ArchiveError where error.isUnreachable {
                 note("answering from the mirror as synced \(age(since: syncedAt)) — the service did not answer just now "
                      + "(\(error)); `efferent sync` brings the mirror up to date")
@@ -58,7 +55,7 @@ struct ReadingOptions {
                 note("warning: answering from the mirror as synced \(age(since: syncedAt)) — \(error)")
             }
         }
-        return MirrorSource(mirror: mirror)
+        return context.source
     }
 
     /// "3 h ago", "2 days ago", "never".

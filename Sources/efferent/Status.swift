@@ -26,7 +26,7 @@ struct Status: Subcommand {
             print("archive  \(stats.days)\(stats.complete ? "" : "+") days, \(mib) MiB"
                   + (stats.firstDay.map { ", \($0) … \(stats.lastDay!)" } ?? ""))
         }
-        let mirror = try reader.mirror()
+        let mirror = reader.mirror
         if let first = mirror.days.first, let last = mirror.days.last {
             let behind = stats.map { max(0, $0.days - mirror.days.count) } ?? 0
             print("mirror   \(mirror.days.count) days, \(first) … \(last)  — " + (behind == 0 ? "up to date" : "\(behind) behind, run sync"))
@@ -34,7 +34,7 @@ struct Status: Subcommand {
             print("mirror   nothing yet — run sync")
         }
         guard reader.profile.exists(KeyFile.writerName) else { return 0 }
-        let context = try WriterContext(profile: reader.profile)
+        let context = try WriterContext(profile: reader.profile, retry: Environment.retryPolicy, onRetry: { note($0) })
         let store = context.store
         let pending = try store.pendingDays()
         let parked = try store.parkedDays()

@@ -21,15 +21,14 @@ struct Sync: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try ReaderContext()
-        let mirror = try context.mirror()
-        let syncer = Syncer(client: context.client(), reading: context.reading, mirror: mirror)
+        let mirror = context.mirror
         let bar = ProgressBar(label: "sync", unit: "days")
-        if Environment.isTerminal { syncer.progress = { bar.update(done: $0.done, total: $0.total, bytes: $0.bytes) } }
         defer { bar.finish() }
         let started = Date()
-        let report = try await syncer.run(acceptRemovals: acceptRemovals)
+        var progress: (@Sendable (Syncer.Progress) -> Void)?
+        if Environment.isTerminal { progress = { step in bar.update(done: step.done, total: step.total, bytes: step.bytes) } }
+        let report = try await context.sync(acceptRemovals: acceptRemovals, progress: progress)
         bar.finish()
-        try context.learnTimeZone(from: mirror)
         print("fetched \(report.fetched) days in \(report.requests) range requests (\(report.bytes) bytes) in "
               + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; the mirror holds \(mirror.days.count) days"
               + (report.dropped > 0 ? "; \(report.dropped) no longer in the archive were forgotten" : ""))
@@ -42,17 +41,5 @@ struct Sync: Subcommand {
             return 1
         }
         return 0
-    }
-}
-
-extension ReaderContext {
-    /// A reader learns the archive's zone from its newest day (decision A.4) for "today" defaults.
-    func learnTimeZone(from mirror: Mirror) throws {
-        guard settings.role == "reader", let last = mirror.days.last, let body = try mirror.body(last),
-              case let .columnar(columns)? = try? DayBody(bytes: body).decoded(), let zone = columns.timeZone,
-              zone != settings.timeZone else { return }
-        var updated = settings
-        updated.timeZone = zone
-        try profile.save(updated)
     }
 }

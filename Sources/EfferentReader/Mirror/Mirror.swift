@@ -1,39 +1,60 @@
 import EfferentClient
 import EfferentCore
 import Foundation
+import Synchronization
 
 /// The reader's local copy of the archive (§10.2): `mirror.json` records, for each mirrored day, the
 /// upload time the listing gave when it was fetched; `days/<day>.json` holds the day's opened body
 /// (layout 2, as the writer built it). A day is recorded only after its file is written, and the
 /// record is saved every second and at the end, so an interrupted sync costs only what it had
 /// not reached.
-public final class Mirror {
+///
+/// Safe to share between threads: the record sits behind a lock, and each day file is replaced
+/// whole, so an answer reading while a sync writes sees every day as it was or as it is.
+public final class Mirror: Sendable {
     public static let fileName = "mirror.json"
     public static let directoryName = "days"
 
+    private struct Record {
+        var uploaded: [CalendarDay: String] = [:]
+        var syncedAt: String?
+    }
+
     public let profile: Profile
-    public private(set) var uploaded: [CalendarDay: String] = [:]
-    public private(set) var syncedAt: String?
     public let endpoint: String
+    private let record: Mutex<Record>
 
     public init(profile: Profile, endpoint: String) throws {
         self.profile = profile
         self.endpoint = endpoint
-        guard profile.exists(Self.fileName) else { return }
-        let bytes = try profile.read(Self.fileName)
-        guard let json = try? JSONParser.parse(bytes), let days = json["days"]?.objectValue else {
-            throw MirrorError.corrupt(profile.path(Self.fileName))
-        }
-        // A mirror of another service is not this one's: start over rather than mix them.
-        if let other = json["endpoint"]?.stringValue, other != endpoint { return }
-        for (text, value) in days {
-            guard let day = CalendarDay(text), let stamp = value.stringValue else { continue }
-            uploaded[day] = stamp
-        }
-        syncedAt = json["syncedAt"]?.stringValue
+        record = Mutex(try Self.load(profile, endpoint: endpoint))
     }
 
-    public var days: [CalendarDay] { uploaded.keys.sorted() }
+    private static func load(_ profile: Profile, endpoint: String) throws -> Record {
+        var loaded = Record()
+        guard profile.exists(fileName) else { return loaded }
+        let bytes = try profile.read(fileName)
+        guard let json = try? JSONParser.parse(bytes), let days = json["days"]?.objectValue else {
+            throw MirrorError.corrupt(profile.path(fileName))
+        }
+        // A mirror of another service is not this one's: start over rather than mix them.
+        if let other = json["endpoint"]?.stringValue, other != endpoint { return loaded }
+        for (text, value) in days {
+            guard let day = CalendarDay(text), let stamp = value.stringValue else { continue }
+            loaded.uploaded[day] = stamp
+        }
+        loaded.syncedAt = json["syncedAt"]?.stringValue
+        return loaded
+    }
+
+    /// Every mirrored day with the upload time it was fetched at.
+    public var uploaded: [CalendarDay: String] { record.withLock { $0.uploaded } }
+    /// When the last whole sync finished (ISO 8601), if one has.
+    public var syncedAt: String? { record.withLock { $0.syncedAt } }
+    public var days: [CalendarDay] { record.withLock { $0.uploaded.keys.sorted() } }
+
+    /// The upload time `day` was fetched at, if it is mirrored.
+    public func uploaded(_ day: CalendarDay) -> String? { record.withLock { $0.uploaded[day] } }
 
     func file(_ day: CalendarDay) -> String { Self.directoryName + "/" + day.description + ".json" }
 
@@ -41,26 +62,27 @@ public final class Mirror {
     func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String) throws {
         try prepareDirectory()
         try profile.write(file(day), body, durable: false)
-        uploaded[day] = stamp
+        record.withLock { $0.uploaded[day] = stamp }
     }
 
-    func forget(_ day: CalendarDay) { uploaded[day] = nil }
+    func forget(_ day: CalendarDay) { record.withLock { $0.uploaded[day] = nil } }
 
     public func body(_ day: CalendarDay) throws -> [UInt8]? {
-        guard uploaded[day] != nil, profile.exists(file(day)) else { return nil }
+        guard uploaded(day) != nil, profile.exists(file(day)) else { return nil }
         return try profile.read(file(day))
     }
 
     func hasFile(_ day: CalendarDay) -> Bool { profile.exists(file(day)) }
 
-    func markSynced(at date: Date) { syncedAt = ISO8601DateFormatter().string(from: date) }
+    func markSynced(at date: Date) { record.withLock { $0.syncedAt = ISO8601DateFormatter().string(from: date) } }
 
     /// Saves the record atomically.
     public func save() throws {
+        let snapshot = record.withLock { $0 }
         var days = [String: JSONValue]()
-        for (day, stamp) in uploaded { days[day.description] = .string(stamp) }
+        for (day, stamp) in snapshot.uploaded { days[day.description] = .string(stamp) }
         var object: [String: JSONValue] = ["endpoint": .string(endpoint), "days": .object(days)]
-        if let syncedAt { object["syncedAt"] = .string(syncedAt) }
+        if let syncedAt = snapshot.syncedAt { object["syncedAt"] = .string(syncedAt) }
         try profile.write(Self.fileName, try JSONValue.object(object).canonicalBytes() + [0x0A])
     }
 

@@ -55,7 +55,7 @@ public final class Syncer {
                 report.unlisted.append(day)
             }
         }
-        let wanted = listing.filter { mirror.uploaded[$0.day] != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
+        let wanted = listing.filter { mirror.uploaded($0.day) != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
         let ranges = Self.spans(wanted)
         progress?(Progress(done: 0, total: wanted.count, bytes: 0))
         let wantedSet = Set(wanted)

@@ -115,11 +115,15 @@ public final class Pusher {
             currentBytes = 0
         }
         for day in pending {
+            // The marks are read before the records: a record committed after this read marks the
+            // day again, and the mark survives this push.
+            let ledger = try store.ledger(day)
+            let marks = ledger?.marks ?? 0
             let body = try builder.body(for: day)
             report.built += 1
             let digest = body.fingerprint
-            if let known = try store.ledger(day)?.digest, known == digest {
-                try store.unchanged(day)
+            if let known = ledger?.digest, known == digest {
+                try store.unchanged(day, marks: marks)
                 report.unchanged += 1
                 continue
             }
@@ -127,7 +131,7 @@ public final class Pusher {
                                                  aad: .day(bucket: client.bucket.rawValue, day: day))
             let size = Frame.dayBytes + Frame.lengthBytes + sealed.count
             if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) { close() }
-            current.append(SealedDay(day: day, sealed: sealed, digest: digest))
+            current.append(SealedDay(day: day, sealed: sealed, digest: digest, marks: marks))
             currentBytes += size
         }
         close()
@@ -158,7 +162,7 @@ public final class Pusher {
                     let stored = Set(answer.stored)
                     try store.transaction {
                         for day in frame where stored.contains(day.day) {
-                            try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count)
+                            try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
                         }
                     }
                     report.sent += stored.count
@@ -188,5 +192,6 @@ public final class Pusher {
         let day: CalendarDay
         let sealed: [UInt8]
         let digest: [UInt8]
+        let marks: Int
     }
 }

@@ -10,8 +10,8 @@ import Foundation
 /// the import again adds what is missing and nothing twice.
 ///
 /// Parsing and writing overlap: the reader's thread maps and hashes records while one writer
-/// thread commits the previous batch (at most two batches wait, so memory stays bounded). The
-/// database connection is used only by that writer until the batches drain.
+/// thread commits the previous batch (at most two batches wait, so memory stays bounded). Each
+/// batch holds the store for its own transaction only.
 public final class ImportSession: ExportSink, @unchecked Sendable {
     let store: SourceStore
     public let run: Int64
@@ -126,9 +126,13 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
 
-    /// Writes one batch in one transaction, with the marks of the days it touched (writer thread).
+    /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
+    /// holding the store for the transaction only: a push on another thread goes on in between.
     private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord]) throws {
-        let db = store.db
+        try store.serialized { try write(pending, summaries, db: store.db) }
+    }
+
+    private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
         try db.write {
             let insert = try db.statement("""
                 INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
@@ -185,7 +189,10 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// marks their days — in one transaction, so a run killed before here deletes nothing.
     public func finish() throws {
         try flush()
-        let db = store.db
+        try store.serialized { try finishRun(db: store.db) }
+    }
+
+    private func finishRun(db: SQLiteConnection) throws {
         try db.write {
             if full {
                 // One pass over the imported rows this run did not see; those inside this export's

@@ -22,33 +22,37 @@ extension SourceStore {
     /// marks on every touched day and the outcome (kept until the service accepts it, keyed by
     /// `name` and the sealed edit's `digest`) commit together.
     public func apply(_ items: [EditItem], edit name: EditName, digest: [UInt8], now: Date) throws -> EditOutcome {
-        try db.write {
-            var applied = 0
-            var failed = [EditOutcome.Failure]()
-            for (index, item) in items.enumerated() {
-                do {
-                    try item.validate(now: Int64(now.timeIntervalSince1970))
-                    try apply(item, index: index, edit: name, at: now.timeIntervalSince1970)
-                    applied += 1
-                } catch let error as EditItemError {
-                    failed.append(.init(item: index, code: error.code))
-                } catch let error as AgentItemRefusal {
-                    failed.append(.init(item: index, code: error.code))
+        try serialized {
+            try db.write {
+                var applied = 0
+                var failed = [EditOutcome.Failure]()
+                for (index, item) in items.enumerated() {
+                    do {
+                        try item.validate(now: Int64(now.timeIntervalSince1970))
+                        try apply(item, index: index, edit: name, at: now.timeIntervalSince1970)
+                        applied += 1
+                    } catch let error as EditItemError {
+                        failed.append(.init(item: index, code: error.code))
+                    } catch let error as AgentItemRefusal {
+                        failed.append(.init(item: index, code: error.code))
+                    }
                 }
+                let outcome = EditOutcome(applied: applied, failed: failed)
+                try db.statement("INSERT OR REPLACE INTO applied_edit (name, digest, outcome) VALUES (?, ?, ?)")
+                    .run([.text(name.rawValue), .blob(digest), .blob(outcome.encoded)])
+                return outcome
             }
-            let outcome = EditOutcome(applied: applied, failed: failed)
-            try db.statement("INSERT OR REPLACE INTO applied_edit (name, digest, outcome) VALUES (?, ?, ?)")
-                .run([.text(name.rawValue), .blob(digest), .blob(outcome.encoded)])
-            return outcome
         }
     }
 
     /// The outcome of edit `name` applied here and not yet accepted by the service, when the
     /// sealed bytes are the same ones (`digest`).
     public func unsentOutcome(edit name: EditName, digest: [UInt8]) throws -> EditOutcome? {
-        guard let bytes = try db.statement("SELECT outcome FROM applied_edit WHERE name = ? AND digest = ?")
-            .first([.text(name.rawValue), .blob(digest)], { $0.blob(0) }) else { return nil }
-        return try EditOutcome(decoding: bytes)
+        try serialized {
+            guard let bytes = try db.statement("SELECT outcome FROM applied_edit WHERE name = ? AND digest = ?")
+                .first([.text(name.rawValue), .blob(digest)], { $0.blob(0) }) else { return nil }
+            return try EditOutcome(decoding: bytes)
+        }
     }
 
     private func apply(_ item: EditItem, index: Int, edit: EditName, at: Double) throws {
@@ -130,44 +134,46 @@ extension SourceStore {
     /// removed, newest item first, and marks every touched day. Refused when a later edit, not
     /// itself undone, changed the same ids (undo that one first).
     public func undo(edit name: EditName, now: Date) throws -> UndoReport {
-        try db.write {
-            let entries = try db.statement("""
-                SELECT seq, agent_id, added FROM edit_journal WHERE edit = ? AND undone IS NULL ORDER BY seq DESC
-                """).rows([.text(name.rawValue)]) { (seq: $0.int64(0), agentID: $0.text(1), added: $0.isNull(2) ? nil : $0.int64(2)) }
-            guard let newest = entries.first?.seq else {
-                let known = try db.statement("SELECT 1 FROM edit_journal WHERE edit = ?").first([.text(name.rawValue)]) { _ in true } ?? false
-                throw known ? EditJournalError.alreadyUndone(name) : EditJournalError.unknownEdit(name)
-            }
-            let later = try db.statement("""
-                SELECT edit FROM edit_journal WHERE seq > ? AND undone IS NULL AND edit <> ? AND agent_id = ? LIMIT 1
-                """)
-            for entry in entries {
-                if let blocker = try later.first([.integer(newest), .text(name.rawValue), .text(entry.agentID)], { $0.text(0) }) {
-                    throw EditJournalError.laterEdit(blocker)
+        try serialized {
+            try db.write {
+                let entries = try db.statement("""
+                    SELECT seq, agent_id, added FROM edit_journal WHERE edit = ? AND undone IS NULL ORDER BY seq DESC
+                    """).rows([.text(name.rawValue)]) { (seq: $0.int64(0), agentID: $0.text(1), added: $0.isNull(2) ? nil : $0.int64(2)) }
+                guard let newest = entries.first?.seq else {
+                    let known = try db.statement("SELECT 1 FROM edit_journal WHERE edit = ?").first([.text(name.rawValue)]) { _ in true } ?? false
+                    throw known ? EditJournalError.alreadyUndone(name) : EditJournalError.unknownEdit(name)
                 }
-            }
-            var days = Set<String>()
-            for entry in entries {
-                if let added = entry.added,
-                   let row = try db.statement("SELECT day, end FROM record WHERE id = ? AND origin = 1").first([.integer(added)], { ($0.text(0), $0.int64(1)) }) {
-                    if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
-                    try db.statement("DELETE FROM record WHERE id = ? AND origin = 1").run([.integer(added)])
+                let later = try db.statement("""
+                    SELECT edit FROM edit_journal WHERE seq > ? AND undone IS NULL AND edit <> ? AND agent_id = ? LIMIT 1
+                    """)
+                for entry in entries {
+                    if let blocker = try later.first([.integer(newest), .text(name.rawValue), .text(entry.agentID)], { $0.text(0) }) {
+                        throw EditJournalError.laterEdit(blocker)
+                    }
                 }
-                if let row = try db.statement("SELECT day, end FROM edit_displaced WHERE seq = ?").first([.integer(entry.seq)], { ($0.text(0), $0.int64(1)) }) {
-                    if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
-                    // Back under its own rid when that is free, so the day's records come back in
-                    // their old order and the rebuilt body is the one from before.
-                    try db.statement("""
-                        INSERT INTO record (rid, id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
-                        SELECT CASE WHEN EXISTS (SELECT 1 FROM record WHERE rid = d.rid) THEN NULL ELSE d.rid END,
-                               id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen
-                        FROM edit_displaced d WHERE seq = ?
-                        """).run([.integer(entry.seq)])
+                var days = Set<String>()
+                for entry in entries {
+                    if let added = entry.added,
+                       let row = try db.statement("SELECT day, end FROM record WHERE id = ? AND origin = 1").first([.integer(added)], { ($0.text(0), $0.int64(1)) }) {
+                        if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
+                        try db.statement("DELETE FROM record WHERE id = ? AND origin = 1").run([.integer(added)])
+                    }
+                    if let row = try db.statement("SELECT day, end FROM edit_displaced WHERE seq = ?").first([.integer(entry.seq)], { ($0.text(0), $0.int64(1)) }) {
+                        if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
+                        // Back under its own rid when that is free, so the day's records come back in
+                        // their old order and the rebuilt body is the one from before.
+                        try db.statement("""
+                            INSERT INTO record (rid, id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
+                            SELECT CASE WHEN EXISTS (SELECT 1 FROM record WHERE rid = d.rid) THEN NULL ELSE d.rid END,
+                                   id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen
+                            FROM edit_displaced d WHERE seq = ?
+                            """).run([.integer(entry.seq)])
+                    }
+                    try db.statement("UPDATE edit_journal SET undone = ? WHERE seq = ?").run([.real(now.timeIntervalSince1970), .integer(entry.seq)])
                 }
-                try db.statement("UPDATE edit_journal SET undone = ? WHERE seq = ?").run([.real(now.timeIntervalSince1970), .integer(entry.seq)])
+                try mark(days)
+                return UndoReport(items: entries.count, days: days.sorted().compactMap { CalendarDay($0) })
             }
-            try mark(days)
-            return UndoReport(items: entries.count, days: days.sorted().compactMap { CalendarDay($0) })
         }
     }
 
@@ -175,40 +181,46 @@ extension SourceStore {
 
     /// Every journal entry, oldest first.
     public func editJournal() throws -> [EditJournalEntry] {
-        try db.statement("""
-            SELECT j.edit, j.item, j.at, j.op, j.agent_id, j.metric, j.start, j.end, j.value, j.unit, j.stage, j.version, j.undone,
-                   d.metric, d.value, d.unit, d.stage, d.start, d.end
-            FROM edit_journal j LEFT JOIN edit_displaced d ON d.seq = j.seq ORDER BY j.seq
-            """).rows { row in
-            EditJournalEntry(
-                edit: row.text(0), item: Int(row.int64(1)), at: row.double(2), op: row.text(3), agentID: row.text(4),
-                metric: row.optionalText(5), start: row.isNull(6) ? nil : row.int64(6), end: row.isNull(7) ? nil : row.int64(7),
-                value: row.isNull(8) ? nil : row.double(8), unit: row.optionalText(9), stage: row.optionalText(10),
-                version: row.isNull(11) ? nil : row.int64(11), undone: row.isNull(12) ? nil : row.double(12),
-                displaced: row.isNull(13) ? nil : EditJournalEntry.Displaced(
-                    metric: row.text(13), value: row.isNull(14) ? nil : row.double(14), unit: row.optionalText(15),
-                    stage: row.optionalText(16), start: row.int64(17), end: row.int64(18)))
+        try serialized {
+            try db.statement("""
+                SELECT j.edit, j.item, j.at, j.op, j.agent_id, j.metric, j.start, j.end, j.value, j.unit, j.stage, j.version, j.undone,
+                       d.metric, d.value, d.unit, d.stage, d.start, d.end
+                FROM edit_journal j LEFT JOIN edit_displaced d ON d.seq = j.seq ORDER BY j.seq
+                """).rows { row in
+                EditJournalEntry(
+                    edit: row.text(0), item: Int(row.int64(1)), at: row.double(2), op: row.text(3), agentID: row.text(4),
+                    metric: row.optionalText(5), start: row.isNull(6) ? nil : row.int64(6), end: row.isNull(7) ? nil : row.int64(7),
+                    value: row.isNull(8) ? nil : row.double(8), unit: row.optionalText(9), stage: row.optionalText(10),
+                    version: row.isNull(11) ? nil : row.int64(11), undone: row.isNull(12) ? nil : row.double(12),
+                    displaced: row.isNull(13) ? nil : EditJournalEntry.Displaced(
+                        metric: row.text(13), value: row.isNull(14) ? nil : row.double(14), unit: row.optionalText(15),
+                        stage: row.optionalText(16), start: row.int64(17), end: row.int64(18)))
+            }
         }
     }
 
     // MARK: Replay history
 
     public func answeredEdits() throws -> [ReplayRule.AnsweredEdit] {
-        try db.statement("SELECT digest, name, signed_at, answered_at FROM answered_edit").rows { row in
-            ReplayRule.AnsweredEdit(digest: row.blob(0), name: try EditName(row.text(1)), signedAt: row.int64(2),
-                                    answeredAt: Int64(row.double(3)))
+        try serialized {
+            try db.statement("SELECT digest, name, signed_at, answered_at FROM answered_edit").rows { row in
+                ReplayRule.AnsweredEdit(digest: row.blob(0), name: try EditName(row.text(1)), signedAt: row.int64(2),
+                                        answeredAt: Int64(row.double(3)))
+            }
         }
     }
 
     /// Records an edit the service accepted an outcome for, drops its unsent outcome, and prunes
     /// the history to the window.
     public func recordAnswered(_ edit: ReplayRule.AnsweredEdit) throws {
-        try db.write {
-            try db.statement("DELETE FROM applied_edit WHERE name = ?").run([.text(edit.name.rawValue)])
-            try db.statement("INSERT OR REPLACE INTO answered_edit (digest, name, signed_at, answered_at) VALUES (?, ?, ?, ?)")
-                .run([.blob(edit.digest), .text(edit.name.rawValue), .integer(edit.signedAt), .real(Double(edit.answeredAt))])
-            let newest = try db.statement("SELECT max(signed_at) FROM answered_edit").first { $0.int64(0) } ?? edit.signedAt
-            try db.statement("DELETE FROM answered_edit WHERE signed_at < ?").run([.integer(newest - ReplayRule.windowSeconds)])
+        try serialized {
+            try db.write {
+                try db.statement("DELETE FROM applied_edit WHERE name = ?").run([.text(edit.name.rawValue)])
+                try db.statement("INSERT OR REPLACE INTO answered_edit (digest, name, signed_at, answered_at) VALUES (?, ?, ?, ?)")
+                    .run([.blob(edit.digest), .text(edit.name.rawValue), .integer(edit.signedAt), .real(Double(edit.answeredAt))])
+                let newest = try db.statement("SELECT max(signed_at) FROM answered_edit").first { $0.int64(0) } ?? edit.signedAt
+                try db.statement("DELETE FROM answered_edit WHERE signed_at < ?").run([.integer(newest - ReplayRule.windowSeconds)])
+            }
         }
     }
 }

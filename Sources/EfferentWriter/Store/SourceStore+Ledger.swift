@@ -13,76 +13,104 @@ extension SourceStore {
         public let dirty: Bool
         public let bytes: Int?
         public let attempts: Int
+        /// How often the day was marked: a push clears a mark only if this has not moved since it
+        /// read the day (`accepted`, `unchanged`).
+        public let marks: Int
     }
 
     /// Days waiting to go (dirty, fewer than 5 refusals), newest first.
     public func pendingDays() throws -> [CalendarDay] {
-        try db.statement("SELECT day FROM day WHERE dirty = 1 AND attempts < ? ORDER BY day DESC")
-            .rows([.integer(Int64(Self.maxAttempts))]) { CalendarDay($0.text(0)) }.compactMap { $0 }
+        try serialized {
+            try db.statement("SELECT day FROM day WHERE dirty = 1 AND attempts < ? ORDER BY day DESC")
+                .rows([.integer(Int64(Self.maxAttempts))]) { CalendarDay($0.text(0)) }.compactMap { $0 }
+        }
     }
 
     /// Days refused five times: kept aside until the daily check retries them.
     public func parkedDays() throws -> [CalendarDay] {
-        try db.statement("SELECT day FROM day WHERE dirty = 1 AND attempts >= ? ORDER BY day")
-            .rows([.integer(Int64(Self.maxAttempts))]) { CalendarDay($0.text(0)) }.compactMap { $0 }
+        try serialized {
+            try db.statement("SELECT day FROM day WHERE dirty = 1 AND attempts >= ? ORDER BY day")
+                .rows([.integer(Int64(Self.maxAttempts))]) { CalendarDay($0.text(0)) }.compactMap { $0 }
+        }
     }
 
     public func ledger(_ day: CalendarDay) throws -> LedgerDay? {
-        try db.statement("SELECT digest, dirty, bytes, attempts FROM day WHERE day = ?").first([.text(day.description)]) { row in
-            LedgerDay(day: day, digest: row.optionalBlob(0), dirty: row.int64(1) == 1, bytes: row.isNull(2) ? nil : Int(row.int64(2)),
-                      attempts: Int(row.int64(3)))
+        try serialized {
+            try db.statement("SELECT digest, dirty, bytes, attempts, marks FROM day WHERE day = ?").first([.text(day.description)]) { row in
+                LedgerDay(day: day, digest: row.optionalBlob(0), dirty: row.int64(1) == 1, bytes: row.isNull(2) ? nil : Int(row.int64(2)),
+                          attempts: Int(row.int64(3)), marks: Int(row.int64(4)))
+            }
         }
     }
 
     /// Every day the ledger knows, with what was last accepted.
     public func ledgerDays() throws -> [LedgerDay] {
-        try db.statement("SELECT day, digest, dirty, bytes, attempts FROM day ORDER BY day").rows { row in
-            LedgerDay(day: CalendarDay(row.text(0)) ?? ProtocolLimits.earliestDay, digest: row.optionalBlob(1), dirty: row.int64(2) == 1,
-                      bytes: row.isNull(3) ? nil : Int(row.int64(3)), attempts: Int(row.int64(4)))
+        try serialized {
+            try db.statement("SELECT day, digest, dirty, bytes, attempts, marks FROM day ORDER BY day").rows { row in
+                LedgerDay(day: CalendarDay(row.text(0)) ?? ProtocolLimits.earliestDay, digest: row.optionalBlob(1), dirty: row.int64(2) == 1,
+                          bytes: row.isNull(3) ? nil : Int(row.int64(3)), attempts: Int(row.int64(4)), marks: Int(row.int64(5)))
+            }
         }
     }
 
-    /// The archive took `day` with this fingerprint and sealed size: it is clean until it changes.
-    public func accepted(_ day: CalendarDay, digest: [UInt8], bytes: Int) throws {
-        try db.statement("UPDATE day SET digest = ?, bytes = ?, dirty = 0, attempts = 0, updated = ? WHERE day = ?")
-            .run([.blob(digest), .integer(Int64(bytes)), .real(Date().timeIntervalSince1970), .text(day.description)])
+    /// The archive took `day` with this fingerprint and sealed size, built when the day had been
+    /// marked `marks` times: it is clean until it changes — unless it was marked again meanwhile,
+    /// when it stays marked (with the fingerprint the archive now holds) for the next push.
+    public func accepted(_ day: CalendarDay, digest: [UInt8], bytes: Int, marks: Int) throws {
+        try serialized {
+            try db.statement("""
+                UPDATE day SET digest = ?, bytes = ?, attempts = 0, updated = ?, dirty = CASE WHEN marks = ? THEN 0 ELSE dirty END
+                WHERE day = ?
+                """).run([.blob(digest), .integer(Int64(bytes)), .real(Date().timeIntervalSince1970), .integer(Int64(marks)),
+                          .text(day.description)])
+        }
     }
 
-    /// A rebuilt day came out as last accepted: nothing to send.
-    public func unchanged(_ day: CalendarDay) throws {
-        try db.statement("UPDATE day SET dirty = 0, attempts = 0 WHERE day = ?").run([.text(day.description)])
+    /// A day rebuilt when it had been marked `marks` times came out as last accepted: nothing to
+    /// send, and nothing to do unless it was marked again meanwhile.
+    public func unchanged(_ day: CalendarDay, marks: Int) throws {
+        try serialized {
+            try db.statement("UPDATE day SET dirty = 0, attempts = 0 WHERE day = ? AND marks = ?")
+                .run([.text(day.description), .integer(Int64(marks))])
+        }
     }
 
     /// A 4xx counts an attempt against each day of the refused request (§9.5).
     public func countAttempt(_ days: [CalendarDay]) throws {
-        try db.write {
-            let statement = try db.statement("UPDATE day SET attempts = attempts + 1 WHERE day = ?")
-            for day in days { try statement.run([.text(day.description)]) }
+        try serialized {
+            try db.write {
+                let statement = try db.statement("UPDATE day SET attempts = attempts + 1 WHERE day = ?")
+                for day in days { try statement.run([.text(day.description)]) }
+            }
         }
     }
 
     /// The archive lacks these days or holds them with the wrong size: forget the fingerprint so
     /// they go again even if unchanged, and un-park them (§9.6).
     public func markMissing(_ days: [CalendarDay]) throws {
-        try db.write {
-            let statement = try db.statement("""
-                INSERT INTO day (day, dirty, attempts) VALUES (?, 1, 0)
-                ON CONFLICT (day) DO UPDATE SET digest = NULL, dirty = 1, attempts = 0
-                """)
-            for day in days { try statement.run([.text(day.description)]) }
+        try serialized {
+            try db.write {
+                let statement = try db.statement("""
+                    INSERT INTO day (day, dirty, attempts) VALUES (?, 1, 0)
+                    ON CONFLICT (day) DO UPDATE SET digest = NULL, dirty = 1, attempts = 0
+                    """)
+                for day in days { try statement.run([.text(day.description)]) }
+            }
         }
     }
 
     /// Marks every day from the earliest record's to `through` that the ledger does not know yet,
     /// so the archive holds every day of the history, empty ones included (§9.4 first export).
     public func backfill(through last: CalendarDay) throws {
-        guard let first = try earliestDay(), first <= last else { return }
-        try db.write {
-            let statement = try db.statement("INSERT OR IGNORE INTO day (day, dirty, attempts) VALUES (?, 1, 0)")
-            var day = first
-            while day <= last {
-                try statement.run([.text(day.description)])
-                day = day.next
+        try serialized {
+            guard let first = try earliestDay(), first <= last else { return }
+            try db.write {
+                let statement = try db.statement("INSERT OR IGNORE INTO day (day, dirty, attempts) VALUES (?, 1, 0)")
+                var day = first
+                while day <= last {
+                    try statement.run([.text(day.description)])
+                    day = day.next
+                }
             }
         }
     }

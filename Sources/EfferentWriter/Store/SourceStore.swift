@@ -8,10 +8,15 @@ import Foundation
 /// belongs to, and the ledger of days (§9.1). Every change marks its days in the same
 /// transaction as the change itself, so no record can be stored without its day going out.
 ///
-/// One connection, one owner: the writer is one process doing one thing at a time.
-public final class SourceStore {
+/// One connection, one owner at a time (style habit 8): every method runs inside `serialized`,
+/// so an import committing batches, a push sealing days and a receiver taking a phone's samples
+/// can share one store from their own threads. The lock is recursive because store methods
+/// compose inside each other's transactions (an import's batch marks its days in the same one).
+public final class SourceStore: @unchecked Sendable {
     public static let fileName = "writer.sqlite"
+    /// Used only inside `serialized` (tests that run alone read it directly).
     let db: SQLiteConnection
+    private let owner = NSRecursiveLock()
     public let zone: ZoneCalendar
 
     public init(path: String, zone: ZoneCalendar) throws {
@@ -26,18 +31,30 @@ public final class SourceStore {
         self.zone = zone
     }
 
+    /// Runs `body` with the connection to itself: the thread that holds the lock is the
+    /// connection's one owner until `body` returns.
+    func serialized<T>(_ body: () throws -> T) rethrows -> T {
+        owner.lock()
+        defer { owner.unlock() }
+        return try body()
+    }
+
     // MARK: Meta
 
     public func meta(_ key: String) throws -> String? {
-        try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(key)]) { $0.text(0) }
+        try serialized {
+            try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(key)]) { $0.text(0) }
+        }
     }
 
     public func setMeta(_ key: String, _ value: String?) throws {
-        if let value {
-            try db.statement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-                .run([.text(key), .text(value)])
-        } else {
-            try db.statement("DELETE FROM meta WHERE key = ?").run([.text(key)])
+        try serialized {
+            if let value {
+                try db.statement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                    .run([.text(key), .text(value)])
+            } else {
+                try db.statement("DELETE FROM meta WHERE key = ?").run([.text(key)])
+            }
         }
     }
 
@@ -46,21 +63,25 @@ public final class SourceStore {
     /// Marks days to be rebuilt and sent; their attempts start over. Call inside a transaction
     /// that also holds the change that touched them.
     func mark(_ days: some Sequence<String>) throws {
-        let statement = try db.statement("""
-            INSERT INTO day (day, dirty, attempts) VALUES (?, 1, 0) ON CONFLICT (day) DO UPDATE SET dirty = 1, attempts = 0
-            """)
-        for day in days { try statement.run([.text(day)]) }
+        try serialized {
+            let statement = try db.statement("""
+                INSERT INTO day (day, dirty, attempts) VALUES (?, 1, 0) ON CONFLICT (day) DO UPDATE SET dirty = 1, attempts = 0
+                """)
+            for day in days { try statement.run([.text(day)]) }
+        }
     }
 
     /// Marks `days` to be rebuilt without touching their refusal counts (the re-read of recent
     /// days, §9.4); with `forget` their fingerprints are cleared so they go even if unchanged.
     public func markDays(_ days: [CalendarDay], forget: Bool = false) throws {
-        try db.write {
-            let statement = try db.statement("INSERT INTO day (day, dirty) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET dirty = 1")
-            for day in days { try statement.run([.text(day.description)]) }
-            if forget {
-                let clear = try db.statement("UPDATE day SET digest = NULL WHERE day = ?")
-                for day in days { try clear.run([.text(day.description)]) }
+        try serialized {
+            try db.write {
+                let statement = try db.statement("INSERT INTO day (day, dirty) VALUES (?, 1) ON CONFLICT (day) DO UPDATE SET dirty = 1")
+                for day in days { try statement.run([.text(day.description)]) }
+                if forget {
+                    let clear = try db.statement("UPDATE day SET digest = NULL WHERE day = ?")
+                    for day in days { try clear.run([.text(day.description)]) }
+                }
             }
         }
     }
@@ -69,37 +90,43 @@ public final class SourceStore {
 
     /// Starts an import run; records go through the returned session.
     public func beginImport(source: String, format: String, full: Bool) throws -> ImportSession {
-        // Checkpoints copy the log into the database; during an import they run every ~40 MB of
-        // log instead of every 4 MB, so pages rewritten batch after batch are copied once.
-        try db.execute("PRAGMA wal_autocheckpoint=10000")
-        try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, ?, ?, ?)")
-            .run([.text(source), .text(format), .integer(full ? 1 : 0), .real(Date().timeIntervalSince1970)])
-        return ImportSession(store: self, run: db.lastInsertRowID, full: full)
+        try serialized {
+            // Checkpoints copy the log into the database; during an import they run every ~40 MB of
+            // log instead of every 4 MB, so pages rewritten batch after batch are copied once.
+            try db.execute("PRAGMA wal_autocheckpoint=10000")
+            try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, ?, ?, ?)")
+                .run([.text(source), .text(format), .integer(full ? 1 : 0), .real(Date().timeIntervalSince1970)])
+            return ImportSession(store: self, run: db.lastInsertRowID, full: full)
+        }
     }
 
     // MARK: Reading records
 
     /// Every record whose start falls on `day` (in the pinned zone).
     public func records(on day: CalendarDay) throws -> [StoredRecord] {
-        try db.statement("""
-            SELECT metric, total, source, device, start, end, value, unit, stage, activity, duration FROM record WHERE day = ?
-            """).rows([.text(day.description)]) { row in
-            StoredRecord(metric: row.text(0), isTotal: row.int64(1) == 1, source: row.text(2), device: row.optionalText(3),
-                         start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
-                         unit: row.optionalText(7), stage: row.optionalText(8), activity: row.optionalText(9),
-                         duration: row.isNull(10) ? nil : row.double(10))
+        try serialized {
+            try db.statement("""
+                SELECT metric, total, source, device, start, end, value, unit, stage, activity, duration FROM record WHERE day = ?
+                """).rows([.text(day.description)]) { row in
+                StoredRecord(metric: row.text(0), isTotal: row.int64(1) == 1, source: row.text(2), device: row.optionalText(3),
+                             start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
+                             unit: row.optionalText(7), stage: row.optionalText(8), activity: row.optionalText(9),
+                             duration: row.isNull(10) ? nil : row.double(10))
+            }
         }
     }
 
     /// Totals of the day before whose span reaches into `[start, end)`: a sample across midnight
     /// contributes to both days' totals, prorated (§4.1).
     public func totalsSpanning(into start: Int64, _ end: Int64, excludingDay day: CalendarDay) throws -> [StoredRecord] {
-        try db.statement("""
-            SELECT metric, total, source, device, start, end, value, unit FROM record WHERE day = ? AND total = 1 AND end > ?
-            """).rows([.text(day.previous.description), .integer(start)]) { row in
-            StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
-                         start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
-                         unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)
+        try serialized {
+            try db.statement("""
+                SELECT metric, total, source, device, start, end, value, unit FROM record WHERE day = ? AND total = 1 AND end > ?
+                """).rows([.text(day.previous.description), .integer(start)]) { row in
+                StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
+                             start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
+                             unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)
+            }
         }
     }
 
@@ -107,23 +134,31 @@ public final class SourceStore {
     /// agent's entry marks its own day but never stretches the run back (a put dated 1970 would
     /// otherwise fill decades with empty days).
     public func earliestDay() throws -> CalendarDay? {
-        try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY day LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
+        try serialized {
+            try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY day LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
+        }
     }
 
     public func recordCount() throws -> Int {
-        Int(try db.statement("SELECT count(*) FROM record").first { $0.int64(0) } ?? 0)
+        try serialized {
+            Int(try db.statement("SELECT count(*) FROM record").first { $0.int64(0) } ?? 0)
+        }
     }
 
     public func activitySummary(on day: CalendarDay) throws -> ActivitySummaryRecord? {
-        try db.statement("SELECT active_kcal, exercise_min, stand_hours FROM activity_summary WHERE day = ?")
-            .first([.text(day.description)]) { row in
-                ActivitySummaryRecord(day: day.description, activeEnergyKilocalories: row.isNull(0) ? nil : row.double(0),
-                                      exerciseMinutes: row.isNull(1) ? nil : row.double(1), standHours: row.isNull(2) ? nil : row.double(2))
-            }
+        try serialized {
+            try db.statement("SELECT active_kcal, exercise_min, stand_hours FROM activity_summary WHERE day = ?")
+                .first([.text(day.description)]) { row in
+                    ActivitySummaryRecord(day: day.description, activeEnergyKilocalories: row.isNull(0) ? nil : row.double(0),
+                                          exerciseMinutes: row.isNull(1) ? nil : row.double(1), standHours: row.isNull(2) ? nil : row.double(2))
+                }
+        }
     }
 
     public func activitySummaryDays() throws -> [CalendarDay] {
-        try db.statement("SELECT day FROM activity_summary ORDER BY day").rows { CalendarDay($0.text(0)) }.compactMap { $0 }
+        try serialized {
+            try db.statement("SELECT day FROM activity_summary ORDER BY day").rows { CalendarDay($0.text(0)) }.compactMap { $0 }
+        }
     }
 }
 

@@ -159,6 +159,17 @@ enum WriterSchema {
         CREATE UNIQUE INDEX record_identity ON record (start, id);
         CREATE UNIQUE INDEX record_agent ON record (id) WHERE origin = 1;
         """),
+        (4, """
+        -- How often each day was marked. A push reads it before building a day and clears the
+        -- mark only if it has not moved since: records an import or a phone commits while the
+        -- day is sealed and uploading mark it again, and the next push sends them. A trigger
+        -- counts every mark, whichever statement makes it (an upsert's DO UPDATE fires it too).
+        ALTER TABLE day ADD COLUMN marks INTEGER NOT NULL DEFAULT 0;
+        CREATE TRIGGER day_marked AFTER UPDATE OF dirty ON day WHEN NEW.dirty = 1
+        BEGIN
+            UPDATE day SET marks = marks + 1 WHERE day = NEW.day;
+        END;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

@@ -1,0 +1,104 @@
+import EfferentClient
+import EfferentCore
+import Foundation
+
+/// The writer as a library: a profile's settings and keys, its source store and the service
+/// client, shared by every writer command and by servers that run for days (a receiver taking
+/// a phone's samples).
+///
+/// It may be used from several threads at once. The store serialises its one connection, so an
+/// import (or a receiver) commits batches while a push seals and uploads days; a record committed
+/// while its day is sealing marks the day again and the next push sends it. Pushes and edit runs,
+/// which talk to the service about the same days, take turns.
+public final class WriterContext: Sendable {
+    public let profile: Profile
+    public let settings: ProfileSettings
+    public let reading: ReadingKey
+    public let writer: Ed25519PrivateKey
+    public let zone: ZoneCalendar
+    public let store: SourceStore
+    private let retry: RetryPolicy
+    private let transport: (any HTTPTransport)?
+    private let onRetry: (@Sendable (String) -> Void)?
+    private let exchanges = Turnstile()
+
+    /// Opens the writer profile at `profile`; `onRetry` hears each retry as a sentence (the CLI
+    /// prints it); `transport` puts the service elsewhere (tests).
+    public init(profile: Profile, retry: RetryPolicy = RetryPolicy(), transport: (any HTTPTransport)? = nil,
+                onRetry: (@Sendable (String) -> Void)? = nil) throws {
+        guard profile.exists(Profile.settingsName), profile.exists(KeyFile.writerName) else {
+            if profile.exists(Profile.settingsName), (try? profile.settings())?.role == "reader" {
+                throw WriterError.readerProfile(profile.directory)
+            }
+            throw WriterError.notInitialised(profile.directory)
+        }
+        self.profile = profile
+        settings = try profile.settings()
+        reading = try profile.readingKey()
+        writer = try profile.writerKey()
+        guard let zone = ZoneCalendar(identifier: settings.timeZone) else { throw WriterError.unknownTimeZone(settings.timeZone) }
+        self.zone = zone
+        store = try SourceStore(path: profile.path(SourceStore.fileName), zone: zone)
+        self.retry = retry
+        self.transport = transport
+        self.onRetry = onRetry
+    }
+
+    /// The service client, on the clock offset the last run learnt.
+    public func client() throws -> ArchiveClient {
+        let offset = try store.meta("clock.offset").flatMap { Int64($0) } ?? 0
+        return ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, clock: ServiceClock(offset: offset),
+                             retry: retry, transport: transport, onRetry: onRetry)
+    }
+
+    /// What an import read and what it changed.
+    public struct ImportSummary: Sendable {
+        public let tally: ExportTally
+        public let seen: Int
+        public let added: Int
+        public let removed: Int
+        public let skipped: Int
+    }
+
+    /// Reads the export (or event file) at `url` into the store. A whole Apple export also
+    /// removes, within its own span and metrics, what it no longer holds.
+    public func importExport(at url: URL, progress: ((ExportProgress) -> Void)? = nil) throws -> ImportSummary {
+        let input = try ExportLocator.locate(url)
+        let (format, full): (String, Bool) = switch input {
+        case .zip: ("apple-zip", true)
+        case .xml: ("apple-xml", true)
+        case .efferentEvents: ("efferent-ndjson", false)
+        case .pulsHealth: ("pulshealth-ndjson", false)
+        }
+        let session = try store.beginImport(source: url.lastPathComponent, format: format, full: full)
+        let tally = try ExportImporter.read(input, into: session, progress: progress)
+        try session.finish()
+        return ImportSummary(tally: tally, seen: session.seen, added: session.added, removed: session.removed, skipped: session.skipped)
+    }
+
+    /// The days as they would be built now.
+    public func builder(priority: SourcePriority) -> DayBuilder {
+        DayBuilder(store: store, priority: priority, hourlyFrom: settings.hourlyFrom)
+    }
+
+    /// Seals the days that changed and uploads them (§9.5), after any push or edit run already
+    /// going has finished.
+    public func push(check: Pusher.Check, priority: SourcePriority,
+                     progress: (@Sendable (Pusher.Progress) -> Void)? = nil) async throws -> Pusher.Report {
+        let client = try client()
+        return try await exchanges.pass { [self] in
+            let pusher = Pusher(store: store, builder: builder(priority: priority), client: client, reading: reading, writer: writer)
+            pusher.progress = progress
+            return try await pusher.run(check: check)
+        }
+    }
+
+    /// Applies and answers the agent edits waiting on the service; nil without an editor key.
+    public func applyEdits() async throws -> EditApplier.Report? {
+        guard profile.exists(KeyFile.editorName) else { return nil }
+        let client = try client(), editor = try profile.editorKey().publicKey
+        return try await exchanges.pass { [self] in
+            try await EditApplier(store: store, client: client, reading: reading, writer: writer, editor: editor).run()
+        }
+    }
+}
