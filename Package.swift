@@ -90,7 +90,7 @@ let package = Package(
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression"], path: "Sources/EfferentTestSupport"),
-        .testTarget(name: "EfferentHTTPTests", dependencies: ["EfferentHTTP", "EfferentCore", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentHTTPTests", dependencies: ["EfferentHTTP", "EfferentCore", "EfferentCurl", "EfferentTestSupport"]),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
                                                           "EfferentPostgres", "EfferentHTTP", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",

@@ -1,10 +1,11 @@
+import EfferentCurl
 import EfferentHTTP
 import EfferentTestSupport
 import Foundation
 import Testing
 
-/// HTTPS straight from the daemon (libmicrohttpd on GnuTLS), checked with curl trusting only the
-/// test certificate. The key and certificate below were made for this test alone
+/// HTTPS straight from the daemon (libmicrohttpd on GnuTLS), checked with libcurl trusting only
+/// the test certificate. The key and certificate below were made for this test alone
 /// (`openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -days 36500 -nodes
 /// -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1`) and guard nothing else.
 @Suite struct TLSTests {
@@ -30,10 +31,7 @@ cM5PEr4bvZ2mwzhCYmSYar35MFY=
 -----END CERTIFICATE-----
 """
 
-    static let curl = "/usr/bin/curl"
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: TLSTests.curl), "needs curl (apt-get install curl) to speak TLS to the daemon"))
-    func servesHTTPSFromACertificateAndKeyFile() throws {
+    @Test func servesHTTPSFromACertificateAndKeyFile() throws {
         let directory = NSTemporaryDirectory() + "efferent-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -42,26 +40,19 @@ cM5PEr4bvZ2mwzhCYmSYar35MFY=
         let credentials = try TLSCredentials(certificateFile: directory + "/cert.pem", keyFile: directory + "/key.pem")
         let server = try TestServer(.loopback, tls: credentials)
 
-        let (status, output) = try Self.run([Self.curl, "--silent", "--show-error", "--cacert", directory + "/cert.pem",
-                                              "https://127.0.0.1:\(server.port)/items/5"])
-        #expect(status == 0 && output == "item 5")
-        let (plainStatus, _) = try Self.run([Self.curl, "--silent", "--max-time", "5", "http://127.0.0.1:\(server.port)/items/5"])
-        #expect(plainStatus != 0, "plain HTTP to an HTTPS port gets no answer")
+        let session = CurlSession()
+        let answer = try session.perform(CurlExchange(method: "GET", url: "https://127.0.0.1:\(server.port)/items/5", caFile: directory + "/cert.pem"),
+                                         cancel: CurlCancellation())
+        #expect(answer.status == 200 && answer.body == Array("item 5".utf8))
+        #expect(throws: CurlFailure.self, "a client that does not trust the certificate gets no answer") {
+            try session.perform(CurlExchange(method: "GET", url: "https://127.0.0.1:\(server.port)/items/5", caFile: "/dev/null"),
+                                cancel: CurlCancellation())
+        }
+        #expect(throws: CurlFailure.self, "plain HTTP to an HTTPS port gets no answer") {
+            try session.perform(CurlExchange(method: "GET", url: "http://127.0.0.1:\(server.port)/items/5", deadline: 5), cancel: CurlCancellation())
+        }
         #expect(throws: TLSCredentialsError.unreadableKey(directory + "/none.pem")) {
             try TLSCredentials(certificateFile: directory + "/cert.pem", keyFile: directory + "/none.pem")
         }
-    }
-
-    static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -36,6 +36,7 @@ final class CurlEasy: @unchecked Sendable {
         codes.append(efferent_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, exchange.stallSeconds))
         codes.append(efferent_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(exchange.maxAnswerBytes)))
         codes.append(efferent_curl_set_list(handle, CURLOPT_HTTPHEADER, list))
+        if let caFile = exchange.caFile { codes.append(efferent_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
         codes.append(efferent_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWrite))
         codes.append(efferent_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
         codes.append(efferent_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeader))

@@ -19,9 +19,12 @@ public struct CurlExchange: Sendable {
     public var stallSeconds: Int
     /// Bytes of answer body taken at most; a longer answer is abandoned as soon as it shows.
     public var maxAnswerBytes: Int
+    /// PEM certificates to trust for HTTPS instead of the system's (a private service's own CA).
+    public var caFile: String?
 
     public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = [],
-                connectTimeout: Double = 2.5, deadline: Double = 120, stallSeconds: Int = 15, maxAnswerBytes: Int = 16 << 20) {
+                connectTimeout: Double = 2.5, deadline: Double = 120, stallSeconds: Int = 15, maxAnswerBytes: Int = 16 << 20,
+                caFile: String? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -30,6 +33,7 @@ public struct CurlExchange: Sendable {
         self.deadline = deadline
         self.stallSeconds = stallSeconds
         self.maxAnswerBytes = maxAnswerBytes
+        self.caFile = caFile
     }
 }
 
