@@ -259,30 +259,10 @@ public enum Sodium {
     public static func chacha20Poly1305Seal<P: ContiguousBytes, A: ContiguousBytes>(
         key: SecretBytes, nonce: [UInt8], plaintext: P, aad: A
     ) throws(SodiumError) -> [UInt8] {
-        ready()
-        guard key.count == chachaKeyBytes else { throw .wrongLength("a ChaCha20-Poly1305 key", key.count, chachaKeyBytes) }
-        guard nonce.count == chachaNonceBytes else { throw .wrongLength("a ChaCha20-Poly1305 nonce", nonce.count, chachaNonceBytes) }
-        let (sealed, rc) = plaintext.withUnsafeBytes { p in
-            var out = [UInt8](repeating: 0, count: p.count + aeadTagBytes)
-            var written: UInt64 = 0
-            let rc = aad.withUnsafeBytes { a in
-                out.withUnsafeMutableBytes { o in
-                    key.withUnsafeBytes { k in
-                        nonce.withUnsafeBytes { n in
-                            crypto_aead_chacha20poly1305_ietf_encrypt(
-                                o.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
-                                Sodium.bytes(p), UInt64(p.count),
-                                Sodium.bytes(a), UInt64(a.count),
-                                nil, n.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                k.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                        }
-                    }
-                }
-            }
-            return (out, rc)
+        try aeadSeal(key: key, nonce: nonce, plaintext: plaintext, aad: aad, nonceBytes: chachaNonceBytes, name: "ChaCha20-Poly1305",
+                     call: "crypto_aead_chacha20poly1305_ietf_encrypt") { c, clen, m, mlen, a, alen, n, k in
+            crypto_aead_chacha20poly1305_ietf_encrypt(c, clen, m, mlen, a, alen, nil, n, k)
         }
-        try check(rc, "crypto_aead_chacha20poly1305_ietf_encrypt")
-        return sealed
     }
 
     /// ChaCha20-Poly1305 (IETF) decryption; throws `.forged` when the tag does not verify.
@@ -320,9 +300,24 @@ public enum Sodium {
         key: SecretBytes, nonce: [UInt8], plaintext: P, aad: A
     ) throws(SodiumError) -> [UInt8] {
         guard aes256GCMAvailable else { throw .unavailable("AES-256-GCM") }
-        guard key.count == aesGCMKeyBytes, nonce.count == aesGCMNonceBytes else {
-            throw .wrongLength("an AES-256-GCM key or nonce", key.count, aesGCMKeyBytes)
+        return try aeadSeal(key: key, nonce: nonce, plaintext: plaintext, aad: aad, nonceBytes: aesGCMNonceBytes, name: "AES-256-GCM",
+                            call: "crypto_aead_aes256gcm_encrypt") { c, clen, m, mlen, a, alen, n, k in
+            crypto_aead_aes256gcm_encrypt(c, clen, m, mlen, a, alen, nil, n, k)
         }
+    }
+
+    private typealias AEADEncrypt = (
+        UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt64>, UnsafePointer<UInt8>, UInt64,
+        UnsafePointer<UInt8>, UInt64, UnsafePointer<UInt8>, UnsafePointer<UInt8>
+    ) -> Int32
+
+    /// Seals with one of libsodium's AEADs: sizes checked first, the return code after.
+    private static func aeadSeal<P: ContiguousBytes, A: ContiguousBytes>(
+        key: SecretBytes, nonce: [UInt8], plaintext: P, aad: A, nonceBytes: Int, name: String, call: String, encrypt: AEADEncrypt
+    ) throws(SodiumError) -> [UInt8] {
+        ready()
+        guard key.count == 32 else { throw .wrongLength("a \(name) key", key.count, 32) }
+        guard nonce.count == nonceBytes else { throw .wrongLength("a \(name) nonce", nonce.count, nonceBytes) }
         let (sealed, rc) = plaintext.withUnsafeBytes { p in
             var out = [UInt8](repeating: 0, count: p.count + aeadTagBytes)
             var written: UInt64 = 0
@@ -330,19 +325,18 @@ public enum Sodium {
                 out.withUnsafeMutableBytes { o in
                     key.withUnsafeBytes { k in
                         nonce.withUnsafeBytes { n in
-                            crypto_aead_aes256gcm_encrypt(
-                                o.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
-                                Sodium.bytes(p), UInt64(p.count),
-                                Sodium.bytes(a), UInt64(a.count),
-                                nil, n.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                            encrypt(o.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
+                                    Sodium.bytes(p), UInt64(p.count),
+                                    Sodium.bytes(a), UInt64(a.count),
+                                    n.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                    k.baseAddress!.assumingMemoryBound(to: UInt8.self))
                         }
                     }
                 }
             }
             return (out, rc)
         }
-        try check(rc, "crypto_aead_aes256gcm_encrypt")
+        try check(rc, call)
         return sealed
     }
 

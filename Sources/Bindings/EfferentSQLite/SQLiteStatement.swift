@@ -37,24 +37,7 @@ public final class SQLiteStatement {
                               context: "binding parameters")
         }
         reset()
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case let .integer(n): rc = sqlite3_bind_int64(handle, index, n)
-            case let .real(d): rc = sqlite3_bind_double(handle, index, d)
-            case let .text(s): rc = s.withCString { efferent_sqlite_bind_text(handle, index, $0, -1) }
-            case let .blob(bytes):
-                if bytes.isEmpty {
-                    // An empty blob, not NULL (a nil pointer would bind NULL).
-                    rc = sqlite3_bind_zeroblob(handle, index, 0)
-                } else {
-                    rc = bytes.withUnsafeBytes { efferent_sqlite_bind_blob(handle, index, $0.baseAddress!, Int32($0.count)) }
-                }
-            }
-            guard rc == SQLITE_OK else { throw connection.error(rc, "binding a parameter") }
-        }
+        for (offset, value) in values.enumerated() { try bind(Int32(offset + 1), value) }
         return self
     }
 
@@ -68,6 +51,7 @@ public final class SQLiteStatement {
         case let .real(d): rc = sqlite3_bind_double(handle, index, d)
         case let .text(s): rc = s.withCString { efferent_sqlite_bind_text(handle, index, $0, -1) }
         case let .blob(bytes):
+            // An empty blob, not NULL (a nil pointer would bind NULL).
             rc = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
                 : bytes.withUnsafeBytes { efferent_sqlite_bind_blob(handle, index, $0.baseAddress!, Int32($0.count)) }
         }
