@@ -32,9 +32,8 @@ public final class HTTPExchange {
             self.route = route
             self.parameters = parameters
             pattern = route.pattern
-            if let declared = head.headers["content-length"].flatMap({ Int($0) }), declared > route.limit.bytes {
-                throw route.limit.refusal
-            }
+            let declared = head.headers["content-length"].flatMap { Int($0) }
+            if let declared, declared > route.limit.bytes { throw route.limit.refusal }
             if let limit = route.limit.gzip {
                 switch head.headers["content-encoding"]?.lowercased() {
                 case nil, "identity": break
@@ -42,7 +41,12 @@ public final class HTTPExchange {
                 default: throw HTTPError(415, "this route takes a body sent plain or with Content-Encoding: gzip")
                 }
             }
-            if case let .streamed(makeSink, _) = route.kind { sink = try makeSink(head, parameters) }
+            if case let .streamed(makeSink, _) = route.kind {
+                sink = try makeSink(head, parameters)
+            } else if gzip == nil, let declared, declared > 0 {
+                // One buffer of the declared size, not a doubling series of them (a body is kept whole).
+                collected.reserveCapacity(declared)
+            }
         } catch {
             let response = answer(for: error)
             earlyResponse = response

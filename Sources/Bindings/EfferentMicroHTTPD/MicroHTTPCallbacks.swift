@@ -9,6 +9,9 @@ final class RequestState {
     var answered = false
     /// The exchange wants no more of the body; it is read and dropped until it ends.
     var dropping = false
+    /// Where each piece of the body is copied to be handed over; reused, so a long body costs
+    /// one allocation rather than one per piece.
+    var piece: [UInt8] = []
     init(target: String) { self.target = target }
 }
 
@@ -50,8 +53,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, ver
         defer { uploadSize.pointee = 0 }
         if state.answered || state.dropping { return .YES }
         guard let uploadData else { return .YES }
-        let chunk = [UInt8](UnsafeRawBufferPointer(start: uploadData, count: count))
-        if !exchange.receive(chunk) { state.dropping = true }
+        state.piece.removeAll(keepingCapacity: true)
+        state.piece.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
+        if !exchange.receive(state.piece) { state.dropping = true }
         return .YES
     }
 
