@@ -85,9 +85,9 @@ public final class WriterContext: Sendable {
     /// going has finished.
     public func push(check: Pusher.Check, priority: SourcePriority,
                      progress: (@Sendable (Pusher.Progress) -> Void)? = nil) async throws -> Pusher.Report {
-        let client = try client()
-        return try await exchanges.pass { [self] in
-            let pusher = Pusher(store: store, builder: builder(priority: priority), client: client, reading: reading, writer: writer)
+        try await exchanges.pass { [self] in
+            // The client is made in turn: the push before this one may have learnt the service's clock.
+            let pusher = Pusher(store: store, builder: builder(priority: priority), client: try client(), reading: reading, writer: writer)
             pusher.progress = progress
             return try await pusher.run(check: check)
         }
@@ -96,9 +96,9 @@ public final class WriterContext: Sendable {
     /// Applies and answers the agent edits waiting on the service; nil without an editor key.
     public func applyEdits() async throws -> EditApplier.Report? {
         guard profile.exists(KeyFile.editorName) else { return nil }
-        let client = try client(), editor = try profile.editorKey().publicKey
+        let editor = try profile.editorKey().publicKey
         return try await exchanges.pass { [self] in
-            try await EditApplier(store: store, client: client, reading: reading, writer: writer, editor: editor).run()
+            try await EditApplier(store: store, client: try client(), reading: reading, writer: writer, editor: editor).run()
         }
     }
 }
