@@ -11,6 +11,8 @@
 #include <microhttpd.h>
 
 typedef void *(*efferent_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+typedef void (*efferent_connection_callback)(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                             enum MHD_ConnectionNotificationCode code);
 
 // Starts a daemon with one thread per connection (so a handler that blocks on the database stalls
 // only its own connection, never the accept loop), the limits Efferent sets, and TLS when a key
@@ -19,6 +21,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, efferent_uri_log_callback uri_log,
+    efferent_connection_callback connections,
     unsigned int connection_limit, unsigned int timeout_seconds, unsigned int per_ip_limit,
     const char *tls_key, const char *tls_cert)
 {
@@ -27,6 +30,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
             MHD_OPTION_SOCK_ADDR, address,
             MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
             MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
+            MHD_OPTION_NOTIFY_CONNECTION, connections, handler_cls,
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
@@ -38,10 +42,23 @@ static inline struct MHD_Daemon *efferent_mhd_start(
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
+        MHD_OPTION_NOTIFY_CONNECTION, connections, handler_cls,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_END);
+}
+
+// The connection's socket, or -1.
+static inline int efferent_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+// What the connection-notify callback stored for this connection, or NULL.
+static inline void *efferent_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 // The numeric address of the connection's peer, written into buffer ("" when unknown).

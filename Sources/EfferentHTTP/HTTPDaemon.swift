@@ -13,15 +13,27 @@ public final class HTTPDaemon: Sendable {
         public var connectionsPerAddress: Int
         /// HTTPS with this certificate and key; plain HTTP when nil.
         public var tls: TLSCredentials?
+        /// Seconds a request's whole head may take, however slowly its bytes come (slowloris).
+        public var headTimeoutSeconds: Double
+        /// The slowest a body may arrive: `bodyGraceSeconds` plus its declared length at this many
+        /// bytes a second (a body of unknown length gets 60 s).
+        public var minimumBodyBytesPerSecond: Double
+        public var bodyGraceSeconds: Double
 
+        /// `connectionsPerAddress` 0 means no cap per address (behind a proxy, cap requests per
+        /// client with `Router.Configuration.requestsPerClient` instead).
         public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 512, idleTimeoutSeconds: Int = 30,
-                    connectionsPerAddress: Int = 64, tls: TLSCredentials? = nil) {
+                    connectionsPerAddress: Int = 32, tls: TLSCredentials? = nil, headTimeoutSeconds: Double = 10,
+                    minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10) {
             self.host = host
             self.port = port
             self.connectionLimit = connectionLimit
             self.idleTimeoutSeconds = idleTimeoutSeconds
             self.connectionsPerAddress = connectionsPerAddress
             self.tls = tls
+            self.headTimeoutSeconds = headTimeoutSeconds
+            self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+            self.bodyGraceSeconds = bodyGraceSeconds
         }
     }
 
@@ -32,7 +44,10 @@ public final class HTTPDaemon: Sendable {
                                                           connectionLimit: configuration.connectionLimit,
                                                           idleTimeoutSeconds: configuration.idleTimeoutSeconds,
                                                           connectionsPerAddress: configuration.connectionsPerAddress,
-                                                          tlsKey: configuration.tls?.key, tlsCertificate: configuration.tls?.certificate),
+                                                          tlsKey: configuration.tls?.key, tlsCertificate: configuration.tls?.certificate,
+                                                          headTimeoutSeconds: configuration.headTimeoutSeconds,
+                                                          minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
+                                                          bodyGraceSeconds: configuration.bodyGraceSeconds),
                                      handler: ResponderHandler(responder: responder))
     }
 
@@ -46,6 +61,8 @@ public final class HTTPDaemon: Sendable {
     public func shutDown(grace: Double = 30) { daemon.shutDown(grace: grace) }
     /// Stops at once, closing every connection.
     public func stop() { daemon.stop() }
+    /// Connections closed because their head, or their body, passed its deadline.
+    public var deadlineClosures: (heads: Int, bodies: Int) { daemon.deadlineClosures }
 }
 
 /// The daemon's handler: one `HTTPExchange` per request, its answers turned into replies.

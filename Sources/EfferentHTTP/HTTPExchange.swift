@@ -22,12 +22,18 @@ public final class HTTPExchange {
     private var collected: [UInt8] = []
     private var received = 0
     private var refusal: HTTPResponse?
+    /// This request's place among its client's requests in flight, given back when it is done.
+    private var ticket: ClientGate.Ticket?
 
     init(head: HTTPRequestHead, router: Router) {
         self.head = head
         configuration = router.configuration
         do {
             if head.version == "HTTP/1.1", head.headers["host"] == nil { throw HTTPError.missingHost }
+            if let clients = router.clients {
+                ticket = clients.enter(head.client(trustingProxy: configuration.trustProxy))
+                if ticket == nil { throw HTTPError.tooManyAtOnce(clients.limit) }
+            }
             let (route, parameters) = try router.match(head.method, head.path)
             self.route = route
             self.parameters = parameters

@@ -48,5 +48,9 @@ public struct HTTPError: HTTPResponseError, Equatable, CustomStringConvertible {
     public static func bodyTooLarge(_ limit: Int) -> HTTPError { HTTPError(413, "this route takes a body of at most \(limit) bytes") }
     /// RFC 9112 §3.2: an HTTP/1.1 request must name the host it is for.
     public static let missingHost = HTTPError(400, "an HTTP/1.1 request must carry a Host header")
+    /// A client with more requests in flight than it may have (behind a trusted proxy).
+    public static func tooManyAtOnce(_ limit: Int) -> HTTPError {
+        HTTPError(429, "this address has \(limit) requests in flight already; wait for them and try again", headers: [("Retry-After", "1")])
+    }
     public static let internalFailure = HTTPError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
 }

@@ -18,12 +18,16 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         /// For a failure that is not an `HTTPResponseError`: an answer other than the plain 500
         /// (a database out of reach is a 503). It is logged either way.
         public var recover: (@Sendable (any Error) -> (any HTTPResponseError)?)?
+        /// Requests one client may have in flight at once; nil for no cap. Meant for `trustProxy`,
+        /// where the daemon's own per-address cap sees only the proxy.
+        public var requestsPerClient: Int?
 
         public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false,
-                    recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil) {
+                    recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil, requestsPerClient: Int? = nil) {
             self.log = log
             self.trustProxy = trustProxy
             self.recover = recover
+            self.requestsPerClient = requestsPerClient
         }
     }
 
@@ -33,9 +37,11 @@ public final class Router: HTTPResponder, @unchecked Sendable {
     let configuration: Configuration
     private let root = Node()
     private var parsers: [String: Parser] = [:]
+    let clients: ClientGate?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        clients = configuration.requestsPerClient.map(ClientGate.init(limit:))
     }
 
     /// How `:name` is checked and turned into a value; what it throws is the answer.

@@ -24,10 +24,14 @@ public struct ServiceConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Where request log lines go; `nil` logs nothing.
     public var log: (@Sendable (String) -> Void)?
+    /// Requests one client address may have in flight at once, counted behind a trusted proxy
+    /// (where the daemon's per-address connection cap sees only the proxy); nil for no cap.
+    public var requestsPerClient: Int?
 
     public init(admission: Admission = .invite, publicURL: String? = nil, trustProxy: Bool = false, quota: Quota = Quota(),
                 rateLimits: RateLimits? = RateLimits(), clock: @escaping @Sendable () -> Date = { Date() },
-                log: (@Sendable (String) -> Void)? = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }) {
+                log: (@Sendable (String) -> Void)? = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+                requestsPerClient: Int? = nil) {
         self.admission = admission
         self.publicURL = publicURL
         self.trustProxy = trustProxy
@@ -35,6 +39,7 @@ public struct ServiceConfiguration: Sendable {
         self.rateLimits = rateLimits
         self.clock = clock
         self.log = log
+        self.requestsPerClient = requestsPerClient
     }
 }
 

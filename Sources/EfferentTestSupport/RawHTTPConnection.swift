@@ -33,6 +33,14 @@ public final class RawHTTPConnection {
 
     public func send(_ text: String) { send(Array(text.utf8)) }
 
+    /// Whether the server still holds the connection open (a peek that finds no close and no error).
+    public var isOpen: Bool {
+        var byte: UInt8 = 0
+        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if n > 0 { return true }
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {

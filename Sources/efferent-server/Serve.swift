@@ -13,15 +13,16 @@ struct Serve: Subcommand {
             .init("listen", value: "ADDR:PORT", help: "Numeric address and port to listen on ([::1]:8750 for IPv6).", default: "127.0.0.1:8750"),
             .init("admission", value: "invite|open", help: "Who may create an archive: holders of an invite code, or anyone.", default: "invite"),
             .init("public-url", value: "URL", help: "The address people reach this service at, used in MCP answers.", default: "the request's Host"),
-            .flag("trust-proxy", help: "Take the client address from X-Forwarded-For (only behind your own proxy)."),
+            .flag("trust-proxy", help: "Take the client address from X-Forwarded-For (only behind your own proxy, which buffers request bodies)."),
             .init("tls-cert", value: "FILE", help: "PEM certificate chain; serve HTTPS directly (with --tls-key)."),
             .init("tls-key", value: "FILE", help: "PEM private key for --tls-cert."),
             .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
             .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
             .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60"),
             .init("max-connections", value: "N", help: "Connections open at once.", default: "512"),
-            .init("connections-per-address", value: "N", help: "Connections one client address may hold open.", default: "64"),
-            .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long (slow or half-sent requests included).", default: "30"),
+            .init("connections-per-address", value: "N", help: "Connections one client address may hold open (with --trust-proxy: requests in flight per forwarded address).", default: "32"),
+            .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long between requests.", default: "30"),
+            .init("head-timeout", value: "SECONDS", help: "Close a connection whose request head has not all arrived by then, however its bytes trickle.", default: "10"),
         ])
 
     let store: StoreChoice
@@ -32,6 +33,7 @@ struct Serve: Subcommand {
     let maxConnections: Int
     let perAddress: Int
     let idleTimeout: Int
+    let headTimeout: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         store = try StoreChoice(arguments)
@@ -48,8 +50,10 @@ struct Serve: Subcommand {
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw UsageError("--public-url must start with http:// or https://.")
         }
-        configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: arguments.flag("trust-proxy"),
-                                             quota: quota, rateLimits: limits)
+        let trustProxy = arguments.flag("trust-proxy")
+        perAddress = try arguments.integer("connections-per-address", default: 32, range: 1...100_000)
+        configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: trustProxy,
+                                             quota: quota, rateLimits: limits, requestsPerClient: trustProxy ? perAddress : nil)
         switch (arguments.string("tls-key"), arguments.string("tls-cert")) {
         case (nil, nil): tls = nil
         case let (key?, certificate?):
@@ -61,8 +65,8 @@ struct Serve: Subcommand {
         default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
         }
         maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
-        perAddress = try arguments.integer("connections-per-address", default: 64, range: 1...100_000)
         idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
+        headTimeout = try arguments.integer("head-timeout", default: 10, range: 1...3600)
     }
 
     /// `127.0.0.1:8750`, `[::1]:8750` or `:8750` (all IPv4 interfaces).
@@ -85,8 +89,12 @@ struct Serve: Subcommand {
     func run() throws -> Int32 {
         let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
+        // Behind a trusted proxy every connection comes from the proxy: the cap moves to requests
+        // per forwarded address (the router's), so one slow client cannot use up everyone's.
         let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,
-                                                         idleTimeoutSeconds: idleTimeout, connectionsPerAddress: perAddress, tls: tls),
+                                                         idleTimeoutSeconds: idleTimeout,
+                                                         connectionsPerAddress: configuration.trustProxy ? 0 : perAddress, tls: tls,
+                                                         headTimeoutSeconds: Double(headTimeout)),
                                     responder: service)
         if let sqlite = store as? SQLiteArchiveStore, !sqlite.tightened.isEmpty {
             let files = sqlite.tightened.map(ArchiveService.jsonString).joined(separator: ",")

@@ -9,6 +9,8 @@ final class RequestState {
     var answered = false
     /// The exchange wants no more of the body; it is read and dropped until it ends.
     var dropping = false
+    /// A refusal made from the head, held until a small body has been read and dropped.
+    var heldRefusal: MicroHTTPReply?
     /// Where each piece of the body is copied to be handed over; reused, so a long body costs
     /// one allocation rather than one per piece.
     var piece: [UInt8] = []
@@ -22,7 +24,10 @@ let uriLogged: efferent_uri_log_callback = { _, uri, _ in
     return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
 }
 
-let requestCompleted: MHD_RequestCompletedCallback = { _, _, slot, _ in
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+    if let cls, let connection, let entry = watchedEntry(connection) {
+        Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().watch.requestCompleted(entry)
+    }
     guard let slot, let raw = slot.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(raw).release()
     slot.pointee = nil
@@ -41,9 +46,21 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, ver
         let head = MicroHTTPHead(method: method.map { String(cString: $0) } ?? "GET", target: state.target,
                                  version: version.map { String(cString: $0) } ?? "HTTP/1.1",
                                  headers: requestHeaders(connection), clientAddress: clientAddress(connection))
+        if let entry = watchedEntry(connection) {
+            context.watch.headArrived(entry, declaredLength: head.headers["content-length"].flatMap { Int($0) })
+        }
         let exchange = context.handler.begin(head)
         state.exchange = exchange
         guard let early = exchange.earlyReply() else { return .YES }
+        // A refusal while the client is still sending its body closes the connection under it,
+        // and many clients then report a broken pipe rather than the refusal. A body of modest
+        // declared size is read and dropped first, so the sentence arrives (and keep-alive
+        // holds); anything larger is refused at once, before a byte of it is read.
+        if let declared = head.headers["content-length"].flatMap({ Int($0) }), declared > 0, declared <= heldRefusalBodyLimit {
+            state.heldRefusal = early
+            state.dropping = true
+            return .YES
+        }
         state.answered = true
         return queue(early, on: connection)
     }
@@ -61,10 +78,15 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, ver
 
     if state.answered { return .YES }
     state.answered = true
+    if let entry = watchedEntry(connection) { context.watch.bodyArrived(entry) }
+    if let held = state.heldRefusal { return queue(held, on: connection) }
     context.inFlight.add(1, ordering: .relaxed)
     defer { context.inFlight.subtract(1, ordering: .relaxed) }
     return queue(exchange.finish(), on: connection)
 }
+
+/// The largest declared body read and dropped before a refusal made from the head is sent.
+let heldRefusalBodyLimit = 1 << 20
 
 private final class HeaderCollector {
     var headers: [String: String] = [:]

@@ -14,13 +14,21 @@ public final class MicroHTTPDaemon: Sendable {
         public var port: Int
         public var connectionLimit: Int
         public var idleTimeoutSeconds: Int
+        /// 0 for no cap (behind a proxy every connection comes from its one address).
         public var connectionsPerAddress: Int
         /// PEM texts; both or neither (Debian's libmicrohttpd does TLS with GnuTLS).
         public var tlsKey: String?
         public var tlsCertificate: String?
+        /// Seconds a request's whole head may take to arrive, however its bytes trickle.
+        public var headTimeoutSeconds: Double
+        /// A body may take `bodyGraceSeconds` plus its declared length at this rate (bytes/s);
+        /// one of unknown length, 60 s.
+        public var minimumBodyBytesPerSecond: Double
+        public var bodyGraceSeconds: Double
 
         public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 512, idleTimeoutSeconds: Int = 30,
-                    connectionsPerAddress: Int = 64, tlsKey: String? = nil, tlsCertificate: String? = nil) {
+                    connectionsPerAddress: Int = 32, tlsKey: String? = nil, tlsCertificate: String? = nil,
+                    headTimeoutSeconds: Double = 10, minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10) {
             self.host = host
             self.port = port
             self.connectionLimit = connectionLimit
@@ -28,6 +36,9 @@ public final class MicroHTTPDaemon: Sendable {
             self.connectionsPerAddress = connectionsPerAddress
             self.tlsKey = tlsKey
             self.tlsCertificate = tlsCertificate
+            self.headTimeoutSeconds = headTimeoutSeconds
+            self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+            self.bodyGraceSeconds = bodyGraceSeconds
         }
     }
 
@@ -37,7 +48,12 @@ public final class MicroHTTPDaemon: Sendable {
     public let port: Int
 
     public init(configuration: Configuration, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
-        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+        let watch = ConnectionWatch(limits: .init(headSeconds: configuration.headTimeoutSeconds,
+                                                  idleSeconds: Double(configuration.idleTimeoutSeconds),
+                                                  bodyGraceSeconds: configuration.bodyGraceSeconds,
+                                                  bodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
+                                                  unknownBodySeconds: 60, connectionLimit: configuration.connectionLimit))
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler, watch: watch))
         var storage = sockaddr_storage()
         let isIPv6: Bool
         if configuration.host.contains(":") {
@@ -66,7 +82,7 @@ public final class MicroHTTPDaemon: Sendable {
         if isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let started: OpaquePointer? = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged,
+                efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged, connectionNotified,
                                    UInt32(configuration.connectionLimit), UInt32(configuration.idleTimeoutSeconds),
                                    UInt32(configuration.connectionsPerAddress),
                                    configuration.tlsKey, configuration.tlsCertificate)
@@ -79,6 +95,13 @@ public final class MicroHTTPDaemon: Sendable {
         self.daemon = OpaquePointerBox(started)
         self.context = context
         self.port = Int(efferent_mhd_port(started))
+        watch.start()
+    }
+
+    /// Connections closed for a head or a body past its deadline, since the daemon started.
+    public var deadlineClosures: (heads: Int, bodies: Int) {
+        let watch = context.takeUnretainedValue().watch
+        return (watch.closedHeads, watch.closedBodies)
     }
 
     /// Requests being handled right now.
@@ -103,6 +126,7 @@ public final class MicroHTTPDaemon: Sendable {
     /// Stops the daemon at once, closing every connection.
     public func stop() {
         daemon.take { MHD_stop_daemon($0) }
+        context.takeUnretainedValue().watch.stop()
     }
 
     deinit {
@@ -138,6 +162,10 @@ private final class OpaquePointerBox: Sendable {
 
 final class DaemonContext: Sendable {
     let handler: any MicroHTTPHandler
+    let watch: ConnectionWatch
     let inFlight = Atomic<Int>(0)
-    init(handler: any MicroHTTPHandler) { self.handler = handler }
+    init(handler: any MicroHTTPHandler, watch: ConnectionWatch) {
+        self.handler = handler
+        self.watch = watch
+    }
 }
