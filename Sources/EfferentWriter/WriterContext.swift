@@ -51,18 +51,18 @@ public final class WriterContext: Sendable {
                              retry: retry, transport: transport, onRetry: onRetry)
     }
 
-    /// What an import read and what it changed.
-    public struct ImportSummary: Sendable {
+    /// What an import read and what it changed, and what it carried and left out per kind.
+    public struct ImportResult: Sendable {
         public let tally: ExportTally
         public let seen: Int
         public let added: Int
         public let removed: Int
-        public let skipped: Int
+        public let summary: ImportSummary
     }
 
     /// Reads the export (or event file) at `url` into the store. A whole Apple export also
     /// removes, within its own span and metrics, what it no longer holds.
-    public func importExport(at url: URL, progress: ((ExportProgress) -> Void)? = nil) throws -> ImportSummary {
+    public func importExport(at url: URL, progress: ((ExportProgress) -> Void)? = nil) throws -> ImportResult {
         let input = try ExportLocator.locate(url)
         let (format, full): (String, Bool) = switch input {
         case .zip: ("apple-zip", true)
@@ -73,7 +73,7 @@ public final class WriterContext: Sendable {
         let session = try store.beginImport(source: url.lastPathComponent, format: format, full: full)
         let tally = try ExportImporter.read(input, into: session, progress: progress)
         try session.finish()
-        return ImportSummary(tally: tally, seen: session.seen, added: session.added, removed: session.removed, skipped: session.skipped)
+        return ImportResult(tally: tally, seen: session.seen, added: session.added, removed: session.removed, summary: session.summary)
     }
 
     /// The days as they would be built now.

@@ -25,18 +25,19 @@ struct Import: Subcommand {
         let bar = ProgressBar(label: "import", unit: "records")
         defer { bar.finish() }
         let started = Date()
-        let summary = try context.importExport(at: URL(fileURLWithPath: path), progress: Environment.isTerminal ? { progress in
+        let result = try context.importExport(at: URL(fileURLWithPath: path), progress: Environment.isTerminal ? { progress in
             bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead), totalBytes: Int(progress.totalBytes))
         } : nil)
         bar.finish()
         let seconds = Date().timeIntervalSince(started)
-        let tally = summary.tally
+        let tally = result.tally
         let rate = Int(Double(tally.records) / max(seconds, 0.001))
         print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(rate)/s): "
-              + "\(summary.added) new, \(summary.seen - summary.added) already here, \(summary.removed) no longer in the export, "
-              + "\(summary.skipped) of types the archive does not carry"
+              + "\(result.added) new, \(result.seen - result.added) already here, \(result.removed) no longer in the export"
               + (tally.activitySummaries > 0 ? "; \(tally.activitySummaries) activity summaries" : "")
-              + (tally.routes > 0 ? "; \(tally.routes) workout routes" : ""))
+              + (tally.routes > 0 ? "; \(tally.routes) workout routes" : "")
+              + (tally.electrocardiograms > 0 ? "; \(tally.electrocardiograms) ECGs" : ""))
+        for line in result.summary.lines { print(line) }
         print("next: efferent push")
         return 0
     }

@@ -35,7 +35,7 @@ struct Plot: Subcommand {
             let request = AnswerRequest(kind: .daily, since: options.since, until: options.until, metrics: [metric ?? ""])
             guard let answer = try request.answer(from: source, today: context.today) as? DailyAnswer else { return 1 }
             svg = SVGChart.bars(title: "\(metric ?? "") per day", unit: answer.units[metric ?? ""] ?? "", days: answer.range.days,
-                                values: answer.values.map { $0.first ?? nil })
+                                values: answer.series(of: metric ?? ""))
         case "samples":
             let request = AnswerRequest(kind: .samples, since: options.since, until: options.until, metric: metric, limit: 5000)
             guard let answer = try request.answer(from: source, today: context.today) as? SamplesAnswer else { return 1 }
@@ -55,25 +55,35 @@ struct Plot: Subcommand {
 struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Write an answer (daily, statistics, sleep, workouts, samples, overview) to a CSV or JSON Lines file.",
+        abstract: "Write an answer (daily, statistics, sleep, workouts, samples, overview) to a CSV or JSON Lines file, or a workout's route as GPX.",
         options: [.init("metric", value: "NAME", help: "The metric (repeat for daily).", repeatable: true),
                   .init("group-by", value: "PERIOD", help: "statistics: day, week, month or year."),
                   .init("activity", value: "NAME", help: "workouts: only this activity."),
                   .init("limit", value: "N", help: "samples: at most this many rows."),
+                  .init("start", value: "INSTANT", help: "route: the workout's start as workouts lists it (2025-06-01T07:00:00Z)."),
                   .init("out", value: "FILE", help: "Where to write.", default: "standard output"),
                   .init("since", value: "DAY", help: "First day."), .init("until", value: "DAY", help: "Last day."),
                   .init("format", value: "csv|jsonl", help: "The file's format.", default: "csv"),
                   .flag("offline", help: "Answer from the mirror as it is.")],
-        arguments: [.init("KIND", help: "daily, statistics, sleep, workouts, samples or overview.")])
+        arguments: [.init("KIND", help: "daily, statistics, sleep, workouts, samples, overview, or route (GPX).")])
 
     let request: AnswerRequest
+    /// `route`: the start of the workout whose route is written.
+    let routeStart: Int64?
     let format: AnswerFormat
     let out: String?
     let offline: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let kind = arguments.argument(0).flatMap(AnswerRequest.Kind.init(rawValue:)) else {
-            throw UsageError("export takes one of daily, statistics, sleep, workouts, samples, overview.")
+        if arguments.argument(0) == "route" {
+            guard let text = arguments.string("start") else { throw UsageError("export route needs --start, the workout's start as workouts lists it.") }
+            guard let start = ISOInstant.seconds(text) else { throw UsageError("--start takes an instant such as 2025-06-01T07:00:00Z.") }
+            routeStart = start
+        } else {
+            routeStart = nil
+        }
+        guard let kind = arguments.argument(0) == "route" ? .workouts : arguments.argument(0).flatMap(AnswerRequest.Kind.init(rawValue:)) else {
+            throw UsageError("export takes one of daily, statistics, sleep, workouts, samples, overview, route.")
         }
         switch arguments.string("format", default: "csv") {
         case "csv": format = .csv
@@ -92,7 +102,8 @@ struct Export: Subcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: offline)
-        let text = try request.answer(from: source, today: context.today).rendered(as: format)
+        let text = try routeStart.map { try RouteGPX(from: source, start: $0).text }
+            ?? request.answer(from: source, today: context.today).rendered(as: format)
         if let out {
             try text.write(toFile: out, atomically: true, encoding: .utf8)
             print("wrote \(out)")

@@ -47,6 +47,9 @@ struct Push: Subcommand {
         let seconds = Date().timeIntervalSince(started)
         print("sent \(report.sent) days in \(report.requests) requests (\(report.bytes) bytes) in \(String(format: "%.1f", seconds)) s; "
               + "\(report.unchanged) unchanged, \(report.refused) refused, \(report.parked) parked")
+        for (day, every) in report.thinned.sorted(by: { $0.key < $1.key }) {
+            note("\(day): its GPS routes keep every \(every)th fix, so the day fits the archive's 1 MiB")
+        }
         if let missing = report.checkedMissing { print("archive check: \(missing) days were missing or wrong and were sent again") }
         if let failure = report.checkFailure { note("the archive check could not finish and will run again next time: \(failure)") }
         if let refused = edits?.refused, refused > 0 { note("\(refused) agent edits were refused whole; `efferent edits --all` on the agent's side shows why") }

@@ -5,18 +5,23 @@ import Testing
 @Suite struct AnswerRefusalTests {
     typealias F = Fixture
 
-    @Test func dailyRefusesRecordsNamingTheTotals() throws {
+    /// Daily answers for every metric with numbers (decision A.9); sleep and workouts have none,
+    /// and a name neither the protocol nor the days know is refused rather than answered empty.
+    @Test func dailyRefusesMetricsWithoutNumbersAndUnknownNames() throws {
         let error = #expect(throws: AnswerError.self) {
-            try DailyAnswer(from: EventList([]), metrics: ["steps", "heartRate"], range: F.range("2024-01-01", "2024-01-02"))
+            try DailyAnswer(from: EventList([]), metrics: ["steps", "sleep"], range: F.range("2024-01-01", "2024-01-02"))
         }
-        #expect(error == .notATotal(metric: "heartRate", isRecord: true))
-        #expect(error?.description == "daily takes totals: steps, distanceWalkingRunning, activeEnergy, basalEnergy, flightsClimbed, exerciseTime, standTime, dietaryEnergy, dietaryProtein, dietaryCarbohydrates, dietaryFat, dietaryWater; heartRate is a record — use samples or statistics.")
-        #expect(throws: AnswerError.notATotal(metric: "stepz", isRecord: false)) {
+        #expect(error == .noNumbers(metric: "sleep"))
+        #expect(error?.description == "daily sums totals and gives the minimum, mean and maximum of readings; sleep has no numbers — use sleep, workouts or samples.")
+        #expect(throws: AnswerError.unknownMetric("stepz")) {
             try DailyAnswer(from: EventList([]), metrics: ["stepz"], range: F.range("2024-01-01", "2024-01-02"))
         }
         #expect(throws: AnswerError.noMetrics) {
             try DailyAnswer(from: EventList([]), metrics: [], range: F.range("2024-01-01", "2024-01-02"))
         }
+        // A metric only the archive knows is answered like any other.
+        let source = EventList([try F.reading("someFutureType", "2024-01-01", nil, "2024-01-01T08:00:00Z", 3)])
+        #expect(try DailyAnswer(from: source, metrics: ["someFutureType"], range: F.range("2024-01-01", "2024-01-01")).values == [[3, 3, 3]])
     }
 
     @Test func dailyRefusesMoreThanFourHundredDays() throws {
@@ -78,7 +83,8 @@ import Testing
 
     @Test func everyRefusalIsOneSentence() {
         let errors: [AnswerError] = [
-            .notATotal(metric: "sleep", isRecord: true), .noStatistics(metric: "workout"), .rangeTooLong(days: 500, limit: 400),
+            .noNumbers(metric: "sleep"), .noStatistics(metric: "workout"), .unknownMetric("x"), .noWorkoutStarting(0), .noRoute(0),
+            .rangeTooLong(days: 500, limit: 400),
             .untilBeforeSince(since: F.day("2024-01-02"), until: F.day("2024-01-01")), .limitOutOfRange(limit: 0, maximum: 5000),
             .metricRequired, .noMetrics, .unknownGrouping("x"), .unknownActivity("x"), .unknownTimeZone("x"),
         ]

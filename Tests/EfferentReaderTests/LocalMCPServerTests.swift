@@ -14,7 +14,11 @@ import Testing
         let day = CalendarDay("2024-06-01")!
         let steps = try DayEvent(kind: .total, metric: "steps", bucket: .day, unit: "count", start: day.startUnixSeconds,
                                  end: day.startUnixSeconds + 86_400, value: 4321)
-        let source = EventList([ArchiveEvent(day: day, timeZone: nil, id: "agg:steps:2024-06-01T00:00:00Z:d", event: steps)])
+        // A type this reader's catalogue does not name: the archive holding it is enough.
+        let newer = try DayEvent(kind: .record, metric: "someNewerType", unit: "count", source: "Watch", start: day.startUnixSeconds,
+                                 end: day.startUnixSeconds, value: 1)
+        let source = EventList([ArchiveEvent(day: day, timeZone: nil, id: "agg:steps:2024-06-01T00:00:00Z:d", event: steps),
+                                ArchiveEvent(day: day, timeZone: nil, id: "hk:someNewerType:2024-06-01T00:00:00Z", event: newer)])
         let world = LocalMCPServer.World(
             source: { source }, today: { day },
             refresh: { full in
@@ -40,6 +44,15 @@ import Testing
         #expect(tools["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
             "phone_data_overview", "phone_data_daily", "phone_data_statistics", "phone_data_sleep", "phone_data_workouts",
             "phone_data_samples", "phone_data_sync"])
+        // Every metric argument lists the valid names: the protocol's and the archive's own.
+        let samples = tools["result"]?["tools"]?.arrayValue?.first { $0["name"] == .string("phone_data_samples") }
+        let names = samples?["inputSchema"]?["properties"]?["metric"]?["enum"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        for name in ["steps", "heartRate", "bloodPressureSystolic", "appleStandHour", "workout.heartRate.average", "workoutRoute.latitude",
+                     "electrocardiogram.voltage", "someNewerType"] {
+            #expect(names.contains(name), "\(name)")
+        }
+        let daily = tools["result"]?["tools"]?.arrayValue?.first { $0["name"] == .string("phone_data_daily") }
+        #expect(daily?["inputSchema"]?["properties"]?["metrics"]?["items"]?["enum"]?.arrayValue?.count == names.count)
         #expect(try json(await server.handle("{oops"))["error"]?["code"]?.integerValue == -32700)
         #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#))["error"]?["code"]?.integerValue == -32601)
     }
@@ -68,7 +81,7 @@ import Testing
         let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"since":"2024-06-01","until":"2024-06-01"}}}"#))
         let text = try #require(answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
         #expect(try JSONParser.parse(text)["warning"]?.stringValue?.contains("could not be reached") == true)
-        let refused = try json(await server.handle(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"metrics":["heartRate"]}}}"#))
+        let refused = try json(await server.handle(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"metrics":["sleep"]}}}"#))
         #expect(refused["result"]?["isError"] == .bool(true))
         let badDay = try json(await server.handle(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"phone_data_sleep","arguments":{"since":"June"}}}"#))
         #expect(badDay["result"]?["isError"] == .bool(true))

@@ -124,8 +124,9 @@ import Testing
         let reader = HealthExportReader(sink: sink, label: "export.xml")
         try reader.feed(Array(xml.utf8))
         try reader.finish()
-        #expect(sink.records.count == 4)
-        let run = sink.records[0]
+        let records = sink.samples
+        #expect(records.count == 4)
+        let run = records[0]
         #expect(run.kind == .workout)
         #expect(run.activity == "HKWorkoutActivityTypeRunning")
         #expect(run.duration == 60.88754943410556 * 60)
@@ -133,10 +134,16 @@ import Testing
         #expect(run.deviceModel == "Watch")
         #expect(run.start == 1_758_035_690)
         // Without a duration attribute: the activities' durations, converted from s and hr.
-        #expect(sink.records[1].duration == 2100)
+        #expect(records[1].duration == 2100)
         // With neither: end − start.
-        #expect(sink.records[2].duration == 1200)
-        #expect(sink.records[3].value == 70)
+        #expect(records[2].duration == 1200)
+        #expect(records[3].value == 70)
+        // The statistics are the run's parts, in their own units (the mapping converts them).
+        let distance = try #require(sink.records(ofType: "workout.distanceWalkingRunning.sum").first)
+        #expect(distance.value == 8.95512 && distance.unit == "km" && distance.source == run.source && distance.start == run.start)
+        #expect(sink.records(ofType: "workout.activity").map(\.duration) == [60.00003784894943 * 60, 1200, 900])
+        #expect(sink.records(ofType: "workout.activity").map(\.activity) == ["HKWorkoutActivityTypeRunning", "HKWorkoutActivityTypeSwimming",
+                                                                               "HKWorkoutActivityTypeSwimming"])
         #expect(reader.referencedRouteFiles == ["workout-routes/route_2025-09-16_6.15pm.gpx"])
         #expect(sink.routes.isEmpty)
     }
@@ -151,8 +158,12 @@ import Testing
         """)
         let sink = try ExportFixtures.parse(xml)
         #expect(sink.summaries == [
-            ActivitySummaryRecord(day: "2023-05-01", activeEnergyKilocalories: 500, exerciseMinutes: 31, standHours: 10),
-            ActivitySummaryRecord(day: "2023-05-02", activeEnergyKilocalories: 400.5, exerciseMinutes: 12, standHours: nil),
+            ActivitySummaryRecord(day: "2023-05-01", activeEnergyKilocalories: 500, exerciseMinutes: 31, standHours: 10,
+                                  rings: ["activeEnergyBurned": 500, "activeEnergyBurnedGoal": 2000 / 4.184, "appleMoveTime": 0,
+                                          "appleMoveTimeGoal": 0, "appleExerciseTime": 31, "appleExerciseTimeGoal": 30,
+                                          "appleStandHours": 10, "appleStandHoursGoal": 12]),
+            ActivitySummaryRecord(day: "2023-05-02", activeEnergyKilocalories: 400.5, exerciseMinutes: 12, standHours: nil,
+                                  rings: ["activeEnergyBurned": 400.5, "appleExerciseTime": 12]),
             ActivitySummaryRecord(day: "2023-05-03", activeEnergyKilocalories: nil, exerciseMinutes: nil, standHours: nil),
         ])
         // Records keep their own unit: conversion belongs to the mapping.
@@ -175,8 +186,15 @@ import Testing
         <![CDATA[ <Record> ]]>
         """)
         let sink = try ExportFixtures.parse(xml)
-        #expect(sink.records.count == 1)
-        #expect(sink.records[0].value == 12)
+        #expect(sink.samples.count == 1)
+        #expect(sink.samples[0].value == 12)
+        // The beat of the HRV list and the audiogram's point are parts; the record inside the
+        // audiogram is not a top-level record; Health Records, prescriptions and `Me` are named.
+        let beat = try #require(sink.records(ofType: "heartbeatSeries").first)
+        #expect(beat.start == instant("2024-03-01 00:20:37", zone: "Europe/Paris") && beat.value == 62)
+        #expect(sink.records(ofType: "audiogram.frequency").map(\.value) == [125])
+        #expect(sink.records(ofType: "audiogram.leftEar").map(\.value) == [10])
+        #expect(sink.leftOut == [.characteristics, .clinicalRecord, .visionPrescription])
     }
 
     @Test func cutShortXML() throws {

@@ -61,7 +61,9 @@ import Testing
                 offset += size
             }
             try reader.finish()
-            #expect(sink.records.map(\.kind) == [.quantity, .quantity, .category, .workout], "chunk size \(size)")
+            // The workout's series points are heart-rate samples; its statistics, events and route are parts.
+            #expect(sink.samples.map(\.kind) == [.quantity, .quantity, .category, .workout, .quantity, .quantity], "chunk size \(size)")
+            #expect(sink.records.count == 25, "chunk size \(size)")
         }
     }
 

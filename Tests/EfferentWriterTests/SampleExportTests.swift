@@ -69,16 +69,28 @@ import Testing
         #expect(sink.records[1].start == 1_536_571_735)
         // This export writes "Apple Watch" with a no-break space (U+00A0): kept as written, opaque.
         #expect(sink.records[1].source == "Apple\u{00A0}Watch")
-        let workout = sink.records[2]
+        let workout = sink.samples[2]
         #expect(workout == SourceRecord(kind: .workout, type: "HKWorkoutTypeIdentifier", source: "Apple\u{00A0}Watch", start: 1_479_133_541,
                                         end: 1_479_133_852, activity: "HKWorkoutActivityTypeRunning",
                                         duration: 5.19412346680959 * 60, timeZone: "America/Los_Angeles"))
         // The inline Location route, whose source carries U+2019.
         #expect(sink.routes == [WorkoutRoute(file: nil, source: "Simon\u{2019}s iPhone", points: 2, start: 1_479_133_544, end: 1_479_133_544)])
-        #expect(sink.summaries == [
-            ActivitySummaryRecord(day: "2016-11-15", activeEnergyKilocalories: 590.252, exerciseMinutes: 68, standHours: 13),
-            ActivitySummaryRecord(day: "2016-11-16", activeEnergyKilocalories: 323.513, exerciseMinutes: 39, standHours: 9),
-        ])
+        #expect(sink.summaries.map(\.day) == ["2016-11-15", "2016-11-16"])
+        #expect(sink.summaries.map(\.activeEnergyKilocalories) == [590.252, 323.513])
+        #expect(sink.summaries.map(\.exerciseMinutes) == [68, 39])
+        #expect(sink.summaries.map(\.standHours) == [13, 9])
+        #expect(sink.summaries[0].rings == ["activeEnergyBurned": 590.252, "activeEnergyBurnedGoal": 630, "appleExerciseTime": 68,
+                                            "appleExerciseTimeGoal": 30, "appleStandHours": 13, "appleStandHoursGoal": 12])
+        // The inline route's two fixes share a second: ordinals 0 and 1 keep them apart (decision A.9).
+        let latitudes = sink.records(ofType: "workoutRoute.latitude")
+        #expect(latitudes.map(\.end) == [1_479_133_544, 1_479_133_545] && latitudes.allSatisfy { $0.start == 1_479_133_544 })
+        #expect(sink.records(ofType: "workoutRoute.course").isEmpty, "course -1 is Core Location's invalid")
+        // The legacy totals are the workout's statistics; the weather is measured metadata.
+        #expect(sink.records(ofType: "workout.distanceWalkingRunning.sum").map(\.value) == [0.4971749504535062])
+        #expect(sink.records(ofType: "workout.distanceWalkingRunning.sum").map(\.unit) == ["mi"])
+        #expect(sink.records(ofType: "workout.activeEnergy.sum").map(\.value) == [48.74499999999999])
+        #expect(sink.records(ofType: "workout.weatherTemperature").map(\.unit) == ["degF"])
+        #expect(sink.records(ofType: "workout.weatherHumidity").map(\.value) == [0.96])
     }
 
     /// dogsheep-healthkit-to-sqlite/zip_contents/ — same (Apache-2.0): an unzipped export folder whose
@@ -91,9 +103,13 @@ import Testing
         let sink = CollectingSink()
         let tally = try ExportImporter.read(url, into: sink)
         #expect(tally == ExportTally(records: 3, activitySummaries: 2, routes: 1))
-        #expect(sink.routes == [WorkoutRoute(file: "workout-routes/route_2019-06-11_3.00pm.gpx", points: 3,
+        // GPX names no source: its fixes take the one the XML's WorkoutRoute names.
+        #expect(sink.routes == [WorkoutRoute(file: "workout-routes/route_2019-06-11_3.00pm.gpx", source: "Simon\u{2019}s iPhone", points: 3,
                                              start: 1_560_290_442, end: 1_560_290_443)])
-        #expect(sink.records[2].activity == "HKWorkoutActivityTypeRunning")
+        #expect(sink.records(ofType: "workoutRoute.longitude").map(\.value) == [-122.396397, -122.396396, -122.396394])
+        #expect(sink.records(ofType: "workoutRoute.longitude").map(\.end) == [1_560_290_442, 1_560_290_443, 1_560_290_443])
+        #expect(sink.records(ofType: "workoutRoute.longitude").allSatisfy { $0.source == "Simon\u{2019}s iPhone" })
+        #expect(sink.samples[2].activity == "HKWorkoutActivityTypeRunning")
     }
 
     /// The same folder zipped in the test (stored XML, deflated GPX), as the Health app ships it.
@@ -123,11 +139,21 @@ import Testing
                                                 category: "HKCategoryValueSleepAnalysisAsleepCore"))
     }
 
-    /// pulshealth-ndjson/02-workout-route-series.ndjson — same (Apache-2.0): route and series lines are skipped.
+    /// pulshealth-ndjson/02-workout-route-series.ndjson — same (Apache-2.0): the workout, then its statistics, events,
+    /// activity and route fixes as parts, and its series points as heart-rate samples (decision A.9).
     @Test func pulsHealthWorkout() throws {
         let sink = CollectingSink()
         #expect(try ExportImporter.read(ExportFixtures.sample("pulshealth-ndjson/02-workout-route-series.ndjson"), into: sink).records == 1)
-        #expect(sink.records == [SourceRecord(kind: .workout, type: "HKWorkoutTypeIdentifier", source: "Apple Watch", deviceModel: "Apple Watch",
+        #expect(sink.samples.prefix(1) == [SourceRecord(kind: .workout, type: "HKWorkoutTypeIdentifier", source: "Apple Watch", deviceModel: "Apple Watch",
                                               start: 1_718_000_000, end: 1_718_003_600.5, activity: "running", duration: 3600.5)])
+        #expect(sink.records(ofType: "workout.heartRate.average").map(\.value) == [152])
+        #expect(sink.records(ofType: "workout.activeEnergy.sum").map(\.value) == [450.2])
+        #expect(sink.records(ofType: "workout.distanceWalkingRunning.sum").map(\.value) == [8046.7])
+        #expect(sink.records(ofType: "workout.event").map(\.value) == [3, 7])
+        #expect(sink.records(ofType: "workout.activity").map(\.duration) == [3600.5])
+        #expect(sink.records(ofType: "workoutRoute.latitude").map(\.value) == [37.3349, 37.335])
+        #expect(sink.records(ofType: "workoutRoute.altitude").map(\.value) == [12.5], "the second fix has no altitude")
+        #expect(sink.records(ofType: heartRate).map(\.value) == [120, 135.5])
+        #expect(sink.routes.map(\.points) == [2])
     }
 }

@@ -153,10 +153,10 @@ import Testing
     /// What the import thread ended with.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
-        private var result: Result<WriterContext.ImportSummary, Error>?
-        func set(_ summary: WriterContext.ImportSummary) { lock.withLock { result = .success(summary) } }
+        private var result: Result<WriterContext.ImportResult, Error>?
+        func set(_ summary: WriterContext.ImportResult) { lock.withLock { result = .success(summary) } }
         func set(_ error: Error) { lock.withLock { result = .failure(error) } }
-        func summary() throws -> WriterContext.ImportSummary {
+        func summary() throws -> WriterContext.ImportResult {
             guard let result = lock.withLock({ result }) else { throw CancellationError() }
             return try result.get()
         }

@@ -13,8 +13,9 @@ import Testing
         return try ExportFixtures.file("export.zip", try zip.build())
     }
 
-    /// The main XML is found by content under its localized name; the CDA file, `__MACOSX` copies
-    /// (here a cut-short one that would fail) and `.DS_Store` are passed over.
+    /// The main XML is found by content under its localized name; `__MACOSX` copies (here a
+    /// cut-short one that would fail) and `.DS_Store` are passed over; the CDA file is left out on
+    /// purpose and an ECG file without a recorded date is reported, both by name (decision A.9).
     @Test(arguments: ["eksport.xml", "导出.xml", "dışa aktarılan.xml", "Export.xml", "vienti.xml"])
     func localizedMainXML(_ name: String) throws {
         let url = try zipFile { zip in
@@ -26,11 +27,12 @@ import Testing
             zip.add("apple_health_export/\(name)", Self.xml, deflate: true)
             zip.add("apple_health_export/electrocardiograms/ecg_2026-08-26.csv", "Name,X\nSample Rate,512 hertz\n")
         }
-        guard case let .zip(_, main, routes) = try ExportLocator.locate(url) else { Issue.record("not a zip"); return }
+        guard case let .zip(_, main, companions) = try ExportLocator.locate(url) else { Issue.record("not a zip"); return }
         #expect(main.name == "apple_health_export/\(name)")
-        #expect(routes.isEmpty)
+        #expect(companions.map(\.fileName) == ["export_cda.xml", "ecg_2026-08-26.csv"])
         let sink = CollectingSink()
         #expect(try ExportImporter.read(url, into: sink).records == 1)
+        #expect(sink.leftOut.map(\.what) == ["export_cda.xml", "ecg_2026-08-26.csv"])
     }
 
     @Test func zip64Directory() throws {

@@ -2,10 +2,12 @@ import EfferentCore
 
 /// Why an answer was refused: each description is one sentence saying what to ask instead.
 public enum AnswerError: Error, Equatable, CustomStringConvertible {
-    /// `daily` was asked for something that is not a total.
-    case notATotal(metric: String, isRecord: Bool)
+    /// `daily` was asked for a metric whose records carry no number (sleep, workouts).
+    case noNumbers(metric: String)
     /// `statistics` was asked for a metric with no numbers to summarise.
     case noStatistics(metric: String)
+    /// A metric the protocol does not name and the archive does not hold.
+    case unknownMetric(String)
     /// A range longer than the answer allows.
     case rangeTooLong(days: Int, limit: Int)
     /// `until` names a day before `since`.
@@ -22,17 +24,19 @@ public enum AnswerError: Error, Equatable, CustomStringConvertible {
     case unknownActivity(String)
     /// A day of the archive names a time zone this machine does not know.
     case unknownTimeZone(String)
+    /// `export route` named a start no workout has.
+    case noWorkoutStarting(Int64)
+    /// `export route` named a workout with no GPS fixes.
+    case noRoute(Int64)
 
     public var description: String {
         switch self {
-        case let .notATotal(metric, isRecord):
-            let totals = MetricCatalogue.totals.joined(separator: ", ")
-            return isRecord
-                ? "daily takes totals: \(totals); \(metric) is a record — use samples or statistics."
-                : "daily takes totals: \(totals); \(metric) is not one of them."
+        case let .noNumbers(metric):
+            return "daily sums totals and gives the minimum, mean and maximum of readings; \(metric) has no numbers — use sleep, workouts or samples."
         case let .noStatistics(metric):
-            let allowed = (MetricCatalogue.totals + MetricCatalogue.readingRecords).joined(separator: ", ")
-            return "statistics takes a total or a reading: \(allowed); \(metric) is neither — use sleep, workouts or samples."
+            return "statistics summarises totals and readings; \(metric) has no numbers — use sleep, workouts or samples."
+        case let .unknownMetric(metric):
+            return "\(metric.prefix(80)) is neither a metric the protocol names nor one in these days; the overview lists those the archive holds."
         case let .rangeTooLong(days, limit):
             return "a range of \(limit) days at most; \(days) days were asked for, so narrow since or until."
         case let .untilBeforeSince(since, until):
@@ -48,6 +52,10 @@ public enum AnswerError: Error, Equatable, CustomStringConvertible {
         case let .unknownActivity(name):
             let known = Set(MetricCatalogue.activityNames.values).sorted().joined(separator: ", ")
             return "activity \(name) is not a workout name; use one of \(known), or activity-<n>."
+        case let .noWorkoutStarting(start):
+            return "no workout starts at \(ISOInstant.text(start)); efferent workouts lists each workout's start."
+        case let .noRoute(start):
+            return "the workout starting at \(ISOInstant.text(start)) has no GPS route in the archive; workouts shows routeFixes for those that do."
         case let .unknownTimeZone(zone):
             return "the archive cuts days in \(zone), a time zone this machine does not know; install the tz database (tzdata)."
         }

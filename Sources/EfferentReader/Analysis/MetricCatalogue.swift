@@ -1,5 +1,7 @@
-/// What a reader knows about the metrics of protocol §4: which are totals, which are records,
-/// the notes a unit needs, the sleep stages and the workout activity names.
+import EfferentCore
+
+/// What a reader knows about the metrics of protocol §4 and decision A.9: which are totals,
+/// which are records, the notes a unit needs, the sleep stages and the workout activity names.
 public enum MetricCatalogue {
     /// The twelve totals of §4.1 (`TOTALS` of the reference reader, §4.3), in catalogue order.
     public static let totals = [
@@ -31,6 +33,37 @@ public enum MetricCatalogue {
     public static let unitNotes: [String: String] = [
         "oxygenSaturation": "fraction of 1, not a percentage — 0.97 means 97%. The unit written on the event says '%' and is wrong.",
     ]
+
+    /// Metrics whose records carry no number to sum or summarise.
+    public static let withoutValues: Set<String> = ["sleep", "workout", RecordParts.workoutActivity]
+
+    /// The unit a metric is written with (§4, decision A.9); nil for categories and unknown names.
+    public static func unit(of metric: String) -> String? { units[metric] ?? HealthCatalogue.describe(metric)?.unit }
+
+    /// Whether the protocol makes `metric` a total (summed into hour and day buckets).
+    public static func isTotal(_ metric: String) -> Bool {
+        totals.contains(metric) || HealthCatalogue.describe(metric)?.kind == .total
+    }
+
+    /// What reading a metric's values needs to know that its name and unit do not say.
+    public static func note(for metric: String) -> String? {
+        if let note = unitNotes[metric] { return note }
+        if RecordParts.isSampleSeries(metric) {
+            return "one row per sample; end minus start is the sample's ordinal within its whole second, not a duration "
+                + "(the fields of one fix or point share start and end)."
+        }
+        if metric == RecordParts.workoutEvent { return "HKWorkoutEventType: 1 pause, 2 resume, 3 lap, 4 marker, 5 motion paused, 6 motion resumed, 7 segment." }
+        if metric == RecordParts.stateOfMind { return "valence, from -1 (very unpleasant) to 1 (very pleasant)." }
+        if metric == RecordParts.electrocardiogram {
+            return "HKElectrocardiogram classification: 1 sinus rhythm, 2 atrial fibrillation, 3 heart rate too low, 4 too high, 5 poor recording, 6 inconclusive."
+        }
+        guard let description = HealthCatalogue.describe(metric) else { return nil }
+        if description.unit == "%" { return "fraction of 1, not a percentage — 0.25 means 25%." }
+        if description.unit == nil, !withoutValues.contains(metric), metric != RecordParts.workoutEvent {
+            return "HealthKit's category value as an integer (its enum case's raw value)."
+        }
+        return nil
+    }
 
     /// The sleep stages of §4.2, in the order answers list them.
     public static let sleepStages = ["inBed", "awake", "asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM", "unknown"]

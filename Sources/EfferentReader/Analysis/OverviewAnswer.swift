@@ -70,7 +70,7 @@ public struct OverviewAnswer: Answer {
             let tally = tallies[name]!
             // The unit most events carry; ties go to the alphabetically first.
             let unit = tally.units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
-            return MetricLine(metric: name, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.unitNotes[name],
+            return MetricLine(metric: name, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.note(for: name),
                               buckets: tally.buckets.sorted(), firstDay: tally.days.min()!, lastDay: tally.days.max()!,
                               daysCovered: tally.days.count, events: tally.events)
         }
@@ -86,6 +86,7 @@ public struct OverviewAnswer: Answer {
         "Records (kind record) are individual readings, sleep stretches and workouts; use samples, statistics, sleep or workouts.",
         "Days are local days of the archive's time zone; a night belongs to the day it began.",
         "oxygenSaturation is a fraction of 1: 0.97 means 97%.",
+        "Metrics named <type>.<part> are parts of a sample: workout.heartRate.average, workoutRoute.latitude, electrocardiogram.voltage.",
     ]
 
     public var json: JSONValue {

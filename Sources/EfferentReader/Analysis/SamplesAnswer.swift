@@ -49,7 +49,7 @@ public struct SamplesAnswer: Answer {
         members["metric"] = .string(metric)
         members["matched"] = .number(Double(matched))
         members["returned"] = .number(Double(events.count))
-        if let note = MetricCatalogue.unitNotes[metric] { members["unitNote"] = .string(note) }
+        if let note = MetricCatalogue.note(for: metric) { members["unitNote"] = .string(note) }
         return .object(members)
     }
 

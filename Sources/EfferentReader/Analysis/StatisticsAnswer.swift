@@ -36,18 +36,23 @@ public struct StatisticsAnswer: Answer {
     public let rows: [(group: String, distribution: Distribution)]
 
     /// A total is summarised over its day buckets, a reading over each event's value; a reading
-    /// belongs to the local day its start falls on (§4.2).
+    /// belongs to the local day its start falls on (§4.2). Every metric with numbers is accepted
+    /// (decision A.9): a total by the catalogue or by its events' buckets.
     public init(from source: EventSource, metric: String, range: DayRange, groupBy: Grouping = .month) throws {
-        let isTotal = MetricCatalogue.totals.contains(metric)
-        guard isTotal || MetricCatalogue.readingRecords.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
+        guard !MetricCatalogue.withoutValues.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
         self.metric = metric
         self.groupBy = groupBy
+        let events = try range.readEvents(from: source).filter { $0.event.metric == metric }
+        if events.isEmpty, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
+            throw AnswerError.unknownMetric(metric)
+        }
+        let isTotal = MetricCatalogue.isTotal(metric) || events.contains { $0.event.bucket != nil }
         overDailyTotals = isTotal
         let clock = LocalClock()
         var unit: String?
         var byGroup: [String: [Double]] = [:]
         var dailyTotals: [CalendarDay: Double] = [:]
-        for item in try range.readEvents(from: source) where item.event.metric == metric {
+        for item in events {
             guard let value = item.event.value else { continue }
             if isTotal {
                 guard item.event.bucket == .day, range.contains(item.day) else { continue }
@@ -60,7 +65,7 @@ public struct StatisticsAnswer: Answer {
             if unit == nil { unit = item.event.unit }
         }
         for (day, total) in dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
-        self.unit = unit ?? MetricCatalogue.units[metric]
+        self.unit = unit ?? MetricCatalogue.unit(of: metric)
         rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }
     }
 
@@ -75,7 +80,7 @@ public struct StatisticsAnswer: Answer {
                 return .object(object)
             }),
         ]
-        if let note = MetricCatalogue.unitNotes[metric] { members["unitNote"] = .string(note) }
+        if let note = MetricCatalogue.note(for: metric) { members["unitNote"] = .string(note) }
         return .object(members)
     }
 

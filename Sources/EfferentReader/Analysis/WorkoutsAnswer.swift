@@ -13,13 +13,22 @@ public struct WorkoutsAnswer: Answer {
         /// The recorded duration, or end minus start when none was recorded, in minutes.
         public let minutes: Double
         public let source: String?
+        /// Its statistics (decision A.9), where the archive holds them: every distance type's sum
+        /// in metres, active energy in kilocalories, heart rate in beats per minute.
+        public var distanceMeters: Double? = nil
+        public var activeEnergyKcal: Double? = nil
+        public var averageHeartRate: Double? = nil
+        public var maximumHeartRate: Double? = nil
+        /// GPS fixes recorded during it (`efferent export route --start <start>` writes them as GPX).
+        public var routeFixes: Int? = nil
     }
 
     public let range: DayRange
     /// Every workout overlapping the range (of the asked activity), by start.
     public let workouts: [Workout]
 
-    public static let columns = ["start", "end", "activity", "day", "minutes", "source"]
+    public static let columns = ["start", "end", "activity", "day", "minutes", "source", "distanceMeters", "activeEnergyKcal",
+                                 "averageHeartRate", "maximumHeartRate", "routeFixes"]
 
     /// `activity`, when given, must be a catalogue name or `activity-<n>`.
     public init(from source: EventSource, range: DayRange, activity: String? = nil) throws {
@@ -27,15 +36,18 @@ public struct WorkoutsAnswer: Answer {
         self.range = range
         let clock = LocalClock()
         var workouts: [Workout] = []
-        for item in try range.readEvents(from: source) where item.event.metric == "workout" {
+        let events = try range.readEvents(from: source, extraAfter: 1)
+        let statistics = WorkoutStatistics(events)
+        for item in events where item.event.metric == "workout" {
             guard try clock.overlaps(item, range) else { continue }
             let event = item.event
             let name = MetricCatalogue.activityName(event.activity)
             if let activity, activity != name { continue }
             let seconds = event.duration ?? Double(event.end - event.start)
-            workouts.append(Workout(start: event.start, end: event.end, activity: name,
-                                    day: try clock.day(of: event.start, in: item.timeZone),
-                                    minutes: Distribution.round3(seconds / 60), source: event.source))
+            var workout = Workout(start: event.start, end: event.end, activity: name, day: try clock.day(of: event.start, in: item.timeZone),
+                                  minutes: Distribution.round3(seconds / 60), source: event.source)
+            statistics.fill(&workout)
+            workouts.append(workout)
         }
         self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
     }
@@ -61,8 +73,11 @@ public struct WorkoutsAnswer: Answer {
 
     private var hoisted: HoistedRows {
         HoistedRows(columns: Self.columns, rows: listed.map { workout in
-            [.string(LocalClock.iso(workout.start)), .string(LocalClock.iso(workout.end)), .string(workout.activity),
-             .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null]
+            func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
+            return [.string(LocalClock.iso(workout.start)), .string(LocalClock.iso(workout.end)), .string(workout.activity),
+                    .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
+                    number(workout.distanceMeters), number(workout.activeEnergyKcal), number(workout.averageHeartRate),
+                    number(workout.maximumHeartRate), workout.routeFixes.map { .number(Double($0)) } ?? .null]
         })
     }
 

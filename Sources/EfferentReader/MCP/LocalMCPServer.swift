@@ -70,7 +70,9 @@ public final class LocalMCPServer {
         case "ping":
             return Self.encode(Self.result(id: id, .object([:])))
         case "tools/list":
-            let tools = MCPTools.list + (world.write == nil ? [] : MCPTools.writeTools)
+            let held = (try? world.source().metricNames()) ?? []
+            let names = Set(HealthCatalogue.metricNames).union(MetricCatalogue.totals).union(MetricCatalogue.records).union(held)
+            let tools = MCPTools.list(metrics: names.sorted()) + (world.write == nil ? [] : MCPTools.writeTools)
             return Self.encode(Self.result(id: id, .object(["tools": .array(tools)])))
         case "tools/call":
             guard let name = params["name"]?.stringValue else {

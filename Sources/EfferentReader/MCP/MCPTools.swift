@@ -2,7 +2,9 @@ import EfferentCore
 
 /// The local MCP tools (§10.3): their schemas, and their arguments read into an `AnswerRequest`.
 enum MCPTools {
-    static let list: [JSONValue] = {
+    /// The tools, their metric arguments listing `metrics` as the valid names (decision A.9:
+    /// every metric the protocol names and every one the archive holds).
+    static func list(metrics: [String]) -> [JSONValue] {
         let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD, a local day of the archive")])
         func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
             var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
@@ -10,24 +12,25 @@ enum MCPTools {
             return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema)])
         }
         let range: [String: JSONValue] = ["since": day, "until": day]
+        let metric: JSONValue = .object(["type": .string("string"), "enum": .array(metrics.map(JSONValue.string))])
         return [
             tool("phone_data_overview", "What the archive holds: every metric, kind, unit, days covered and events. Call this first."),
-            tool("phone_data_daily", "Daily totals (steps, activeEnergy, …) per day; default the last 90 days, at most 400.",
-                 range.merging(["metrics": .object(["type": .string("array"), "items": .object(["type": .string("string")])])]) { a, _ in a }),
+            tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days, at most 400.",
+                 range.merging(["metrics": .object(["type": .string("array"), "items": metric])]) { a, _ in a }),
             tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …).",
-                 range.merging(["metric": .object(["type": .string("string")]),
+                 range.merging(["metric": metric,
                                 "group_by": .object(["type": .string("string"), "enum": .array(["day", "week", "month", "year"].map { .string($0) })])]) { a, _ in a },
                  required: ["metric"]),
             tool("phone_data_sleep", "Nights stitched from every source (stage unions, never sums), named by their evening; naps apart.", range),
-            tool("phone_data_workouts", "Workouts with activity, minutes and source; counts per activity.",
+            tool("phone_data_workouts", "Workouts with activity, minutes, source, distance, energy, heart rate and route fixes; counts per activity.",
                  range.merging(["activity": .object(["type": .string("string")])]) { a, _ in a }),
             tool("phone_data_samples", "The events of one metric as they are; default the last 7 days, 500 rows (at most 5000).",
-                 range.merging(["metric": .object(["type": .string("string")]),
+                 range.merging(["metric": metric,
                                 "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(5000)])]) { a, _ in a },
                  required: ["metric"]),
             tool("phone_data_sync", "Bring the local copy up to date now with a full walk of the archive's listing."),
         ]
-    }()
+    }
 
     /// Offered when the profile holds an editor key (§8).
     static let writeTools: [JSONValue] = {

@@ -12,6 +12,19 @@ public struct MirrorSource: EventSource {
         try read(from: from, through: through, metric: nil)
     }
 
+    /// The names of every day's series, without expanding a row.
+    public func metricNames() throws -> Set<String> {
+        var names = Set<String>()
+        for day in mirror.days {
+            guard let bytes = try mirror.body(day) else { continue }
+            switch try? DayBody(bytes: bytes).decoded() {
+            case let .columnar(columns)?: names.formUnion(columns.series.map(\.key.metric))
+            default: names.formUnion(try Self.events(of: bytes, day: day).map(\.event.metric))
+            }
+        }
+        return names
+    }
+
     public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {
         try read(from: from, through: through, metric: metric)
     }

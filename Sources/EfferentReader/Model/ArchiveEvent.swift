@@ -24,9 +24,17 @@ public protocol EventSource {
     func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent]
     /// The days the source holds, ascending.
     func days() throws -> [CalendarDay]
+    /// Every metric name the source's days hold.
+    func metricNames() throws -> Set<String>
 }
 
 extension EventSource {
+    public func metricNames() throws -> Set<String> {
+        let days = try days()
+        guard let first = days.first, let last = days.last else { return [] }
+        return Set(try events(from: first, through: last).map(\.event.metric))
+    }
+
     public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {
         try events(from: from, through: through).filter { $0.event.metric == metric }
     }

@@ -1,3 +1,4 @@
+import EfferentBindings
 import EfferentClient
 import EfferentCore
 
@@ -31,7 +32,9 @@ public struct DayBuilder {
                                                      source: record.source)
                 totals[record.metric, default: (record.unit, [])].samples.append(sample)
             } else {
-                events.append(try DayEvent(kind: .record, metric: record.metric, unit: record.unit, source: record.source,
+                // Apple's activity rings are no one source's samples: they carry none (decision A.9).
+                events.append(try DayEvent(kind: .record, metric: record.metric, unit: record.unit,
+                                           source: RecordParts.isSourceless(record.metric) ? nil : record.source,
                                            start: record.start, end: max(record.start, record.end), value: record.value,
                                            stage: record.stage, activity: record.activity, duration: record.duration))
             }
@@ -57,5 +60,51 @@ public struct DayBuilder {
     /// The canonical body of the day, with the pinned zone (decision A.4).
     public func body(for day: CalendarDay) throws -> DayBody {
         DayBody(events: try events(for: day), timeZone: store.zone.identifier)
+    }
+
+    /// A day built to fit one sealed day (§6: 1 MiB), deflated.
+    public struct Fitted {
+        public let body: DayBody
+        /// The body deflated, when fitting it needed that (a small body is deflated by the caller).
+        public let deflated: [UInt8]?
+        /// 1 when every route fix is in; n when only every n-th fix of each route source is.
+        public let keptEveryNthFix: Int
+    }
+
+    /// The day's body, and when its sealed form would pass 1 MiB — only a day of many hours of
+    /// GPS fixes does — its route fixes thinned to every 2nd, 3rd, … fix per source (first fix
+    /// kept) until it fits (decision A.9). Every other record stays; a day still too big goes as
+    /// it is and the service refuses it, as any oversized day.
+    public func fittedBody(for day: CalendarDay, deflater: Deflater) throws -> Fitted {
+        let events = try self.events(for: day)
+        let budget = ProtocolLimits.maxDayBytes - SealedEnvelope.overhead
+        var body = DayBody(events: events, timeZone: store.zone.identifier)
+        // Text that fits uncompressed fits deflated (deflate adds at most 5 bytes a 64 KiB block).
+        if body.bytes.count <= budget - 1024 { return Fitted(body: body, deflated: nil, keptEveryNthFix: 1) }
+        var deflated = try body.deflated(using: deflater)
+        guard deflated.count > budget else { return Fitted(body: body, deflated: deflated, keptEveryNthFix: 1) }
+        // A fix is the (source, start, end) its fields share: `end` holds its ordinal in its second.
+        struct Fix: Hashable { let source: String?; let start: Int64; let end: Int64 }
+        let fixes = Set(events.filter { $0.metric.hasPrefix("workoutRoute.") }.map { Fix(source: $0.source, start: $0.start, end: $0.end) })
+        guard !fixes.isEmpty else { return Fitted(body: body, deflated: deflated, keptEveryNthFix: 1) }
+        let ordered = fixes.sorted { ($0.source ?? "", $0.start, $0.end) < ($1.source ?? "", $1.start, $1.end) }
+        var position = [Fix: Int]()
+        var previousSource: String??
+        var index = 0
+        for fix in ordered {
+            if previousSource != .some(fix.source) { index = 0; previousSource = .some(fix.source) }
+            position[fix] = index
+            index += 1
+        }
+        for every in 2...64 {
+            let kept = events.filter { event in
+                guard event.metric.hasPrefix("workoutRoute.") else { return true }
+                return (position[Fix(source: event.source, start: event.start, end: event.end)] ?? 0) % every == 0
+            }
+            body = DayBody(events: kept, timeZone: store.zone.identifier)
+            deflated = try body.deflated(using: deflater)
+            if deflated.count <= budget { return Fitted(body: body, deflated: deflated, keptEveryNthFix: every) }
+        }
+        return Fitted(body: body, deflated: deflated, keptEveryNthFix: 64)
     }
 }

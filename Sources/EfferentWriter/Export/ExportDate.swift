@@ -28,6 +28,51 @@ enum ExportDate {
         return .instant(Double(local - offset))
     }
 
+    /// The offset of an `appleHealth` date in seconds east of UTC (`+0200` → 7200), or nil.
+    static func offsetSeconds(_ raw: ArraySlice<UInt8>) -> Int? {
+        let b = raw.startIndex
+        guard raw.count >= 25, let hours = digits(raw, b + 21, 2) else { return nil }
+        let minutesAt = raw.count == 26 && raw[b + 23] == 0x3A ? b + 24 : b + 23
+        guard raw.count >= (minutesAt - b) + 2, let minutes = digits(raw, minutesAt, 2) else { return nil }
+        switch raw[b + 20] {
+        case 0x2B: return hours * 3600 + minutes * 60
+        case 0x2D: return -(hours * 3600 + minutes * 60)
+        default: return nil
+        }
+    }
+
+    /// A time of day as the export's locale writes beat times (`00:20:37,80`, `10:13:58.26 PM`,
+    /// `3:10:02,11 AM`, `20:14:07.68`), in seconds since midnight, or nil.
+    static func timeOfDay(_ raw: ArraySlice<UInt8>) -> Double? {
+        var parts = [Int](), fraction = 0.0, scale = 0.1
+        var current = -1, inFraction = false, index = raw.startIndex
+        while index < raw.endIndex {
+            let byte = raw[index]
+            if byte >= 0x30, byte <= 0x39 {
+                if inFraction { fraction += Double(byte - 0x30) * scale; scale /= 10 } else { current = max(current, 0) * 10 + Int(byte - 0x30) }
+            } else if byte == 0x3A, !inFraction, current >= 0 {
+                parts.append(current); current = -1
+            } else if (byte == 0x2E || byte == 0x2C), parts.count == 2, current >= 0 {
+                inFraction = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard current >= 0, parts.count == 2 else { return nil }
+        parts.append(current)
+        var hour = parts[0]
+        let marker = raw[index...].filter { $0 != 0x20 && $0 != 0x2E }.map { $0 | 0x20 }
+        if marker == Array("am".utf8) || marker == Array("pm".utf8) {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (marker == Array("pm".utf8) ? 12 : 0)
+        } else if !marker.isEmpty {
+            return nil
+        }
+        guard hour < 24, parts[1] < 60, parts[2] < 61 else { return nil }
+        return Double(hour * 3600 + parts[1] * 60 + parts[2]) + fraction
+    }
+
     /// `yyyy-MM-ddTHH:mm:ss[.fff]Z` (GPX `<time>`, Efferent's layout-1 lines).
     static func isoUTC(_ raw: ArraySlice<UInt8>) -> Double? {
         let b = raw.startIndex

@@ -12,7 +12,7 @@ public enum ExportImporter {
     public static func read(_ input: ExportInput, into sink: ExportSink, progress: ((ExportProgress) -> Void)? = nil) throws -> ExportTally {
         var tally = ExportTally()
         switch input {
-        case let .zip(archive, main, routes):
+        case let .zip(archive, main, companions):
             let reader = HealthExportReader(sink: sink, label: main.fileName)
             let entry = try archive.open(main)
             try reader.read(from: entry) {
@@ -20,20 +20,24 @@ public enum ExportImporter {
             }
             var before = entry.compressedBytesRead
             tally = ExportTally(records: reader.recordCount, activitySummaries: reader.summaryCount, routes: reader.routeCount)
-            for route in routes {
-                let stream = try archive.open(route)
-                try GPXRouteInput(file: routeName(route.name), sink: sink).read(from: stream)
-                tally.routes += 1
-                before += stream.compressedBytesRead
+            for companion in companions {
+                var stream: ZipEntryReader?
+                try readCompanion(companionName(companion.name), reader: reader, sink: sink, tally: &tally) {
+                    let opened = try archive.open(companion)
+                    stream = opened
+                    return opened
+                }
+                before += stream?.compressedBytesRead ?? 0
                 progress?(ExportProgress(bytesRead: before, totalBytes: archive.fileSize, records: tally.records))
             }
-        case let .xml(url, routes):
+        case let .xml(url, companions):
             let reader = HealthExportReader(sink: sink, label: url.lastPathComponent)
             try read(url, with: reader, progress)
             tally = ExportTally(records: reader.recordCount, activitySummaries: reader.summaryCount, routes: reader.routeCount)
-            for route in routes {
-                try GPXRouteInput(file: "workout-routes/" + route.lastPathComponent, sink: sink).read(from: FileChunks(url: route))
-                tally.routes += 1
+            for companion in companions {
+                let folder = companion.deletingLastPathComponent().lastPathComponent
+                let name = companion.lastPathComponent == "export_cda.xml" ? "export_cda.xml" : folder + "/" + companion.lastPathComponent
+                try readCompanion(name, reader: reader, sink: sink, tally: &tally) { try FileChunks(url: companion) }
             }
         case let .efferentEvents(url):
             let reader = EfferentEventReader(sink: sink, label: url.lastPathComponent)
@@ -43,8 +47,29 @@ public enum ExportImporter {
             let reader = PulsHealthReader(sink: sink, label: url.lastPathComponent)
             try read(url, with: reader, progress)
             tally.records = reader.recordCount
+            tally.routes = reader.routeCount
         }
         return tally
+    }
+
+    /// Reads one companion file, named as the XML names it (`workout-routes/x.gpx`), from the
+    /// source `open` gives (opened only when the file is read). GPX fixes are filed under the
+    /// source the XML gave the route; Health Records' CDA document is left out unread.
+    private static func readCompanion(_ name: String, reader: HealthExportReader, sink: ExportSink, tally: inout ExportTally,
+                                      open: () throws -> any ByteSource) throws {
+        switch Companion(path: name) {
+        case .route:
+            let owner = reader.routeSources[name]
+            try GPXRouteInput(file: name, sink: sink, source: owner?.source ?? "", deviceModel: owner?.deviceModel).read(from: open())
+            tally.routes += 1
+        case .electrocardiogram:
+            try ECGInput(sink: sink, file: name).read(from: open())
+            tally.electrocardiograms += 1
+        case .clinicalDocument:
+            try sink.leftOut(.clinicalDocument)
+        case nil:
+            return
+        }
     }
 
     /// A plain file through `reader`, reporting progress by the file's bytes.
@@ -56,8 +81,10 @@ public enum ExportImporter {
     }
 
     /// `apple_health_export/workout-routes/x.gpx` → `workout-routes/x.gpx`, as `FileReference` names it.
-    private static func routeName(_ entryName: String) -> String {
-        guard let range = entryName.range(of: "workout-routes/") else { return entryName }
-        return String(entryName[range.lowerBound...])
+    private static func companionName(_ entryName: String) -> String {
+        for folder in ["workout-routes/", "electrocardiograms/"] {
+            if let range = entryName.range(of: folder) { return String(entryName[range.lowerBound...]) }
+        }
+        return entryName.split(separator: "/").last.map(String.init) ?? entryName
     }
 }

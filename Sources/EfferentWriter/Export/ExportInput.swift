@@ -2,10 +2,11 @@ import Foundation
 
 /// What a path turned out to hold, as `ExportLocator` decided from its content.
 public enum ExportInput {
-    /// The Health app's `export.zip`: the main XML entry and any GPX route entries.
-    case zip(ZipArchive, main: ZipEntry, routes: [ZipEntry])
-    /// An `export.xml` (bare, or inside an unzipped export folder) and the GPX files beside it.
-    case xml(URL, routes: [URL])
+    /// The Health app's `export.zip`: the main XML entry and its companions (GPX routes under
+    /// `workout-routes/`, ECG CSVs under `electrocardiograms/`).
+    case zip(ZipArchive, main: ZipEntry, companions: [ZipEntry])
+    /// An `export.xml` (bare, or inside an unzipped export folder) and the companion files beside it.
+    case xml(URL, companions: [URL])
     /// Efferent's own layout-1 event lines.
     case efferentEvents(URL)
     /// PulsHealth sync batches.
@@ -24,13 +25,38 @@ public struct ExportProgress: Sendable, Equatable {
 
 /// What an import handed to its sink.
 public struct ExportTally: Sendable, Equatable {
+    /// Records and workouts (their parts — statistics, route fixes, beats — are not counted here).
     public var records = 0
     public var activitySummaries = 0
     public var routes = 0
+    /// ECG files read.
+    public var electrocardiograms = 0
 
-    public init(records: Int = 0, activitySummaries: Int = 0, routes: Int = 0) {
+    public init(records: Int = 0, activitySummaries: Int = 0, routes: Int = 0, electrocardiograms: Int = 0) {
         self.records = records
         self.activitySummaries = activitySummaries
         self.routes = routes
+        self.electrocardiograms = electrocardiograms
+    }
+}
+
+/// Which companion file of an export a path names.
+enum Companion {
+    case route
+    case electrocardiogram
+    case clinicalDocument
+
+    /// By the folder Apple puts it in (`…/workout-routes/x.gpx`, `…/electrocardiograms/x.csv`).
+    init?(path: String) {
+        let lower = path.lowercased()
+        if lower.contains("workout-routes/"), lower.hasSuffix(".gpx") {
+            self = .route
+        } else if lower.contains("electrocardiograms/"), lower.hasSuffix(".csv") {
+            self = .electrocardiogram
+        } else if lower.hasSuffix("export_cda.xml") {
+            self = .clinicalDocument
+        } else {
+            return nil
+        }
     }
 }

@@ -20,7 +20,7 @@ public enum ExportLocator {
         let text = head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || isSpace($0) }
         if text.first == UInt8(ascii: "<") {
             guard isHealthXML(Array(head.prefix(sniffBytes))) || isHealthXML(head) else { throw ExportError.notHealthExport(file: label) }
-            return .xml(url, routes: routeFiles(beside: url))
+            return .xml(url, companions: companionFiles(beside: url))
         }
         if text.first == UInt8(ascii: "{"), let kind = ndjsonKind(text) {
             return kind == .events ? .efferentEvents(url) : .pulsHealth(url)
@@ -37,8 +37,8 @@ public enum ExportLocator {
         let files = archive.entries.filter { !$0.isDirectory && !$0.isSideFile }
         let candidates = files.filter { $0.fileName.lowercased().hasSuffix(".xml") && $0.fileName.lowercased() != "export_cda.xml" }
         for entry in candidates where isHealthXML(try archive.prefix(of: entry, count: sniffBytes)) {
-            let routes = files.filter { $0.name.contains("workout-routes/") && $0.fileName.lowercased().hasSuffix(".gpx") }
-            return .zip(archive, main: entry, routes: routes)
+            let companions = files.filter { !$0.fileName.hasPrefix("._") && Companion(path: $0.name) != nil }
+            return .zip(archive, main: entry, companions: companions)
         }
         throw ExportError.noHealthData(file: archive.url.lastPathComponent)
     }
@@ -52,23 +52,31 @@ public enum ExportLocator {
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
             for child in children {
                 let name = child.lastPathComponent
-                if name.hasPrefix("._") || name == "__MACOSX" || name == "workout-routes" { continue }
+                if name.hasPrefix("._") || name == "__MACOSX" || name == "workout-routes" || name == "electrocardiograms" { continue }
                 if (try? child.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
                     if depth < 2 { queue.append((child, depth + 1)) }
                 } else if name.lowercased().hasSuffix(".xml"), name.lowercased() != "export_cda.xml",
                           let head = FileChunks.prefix(of: child, count: sniffBytes), isHealthXML(head) {
-                    return .xml(child, routes: routeFiles(beside: child))
+                    return .xml(child, companions: companionFiles(beside: child))
                 }
             }
         }
         throw ExportError.noHealthData(file: url.lastPathComponent)
     }
 
-    /// The GPX files in the `workout-routes` folder beside an export's XML, sorted by name.
-    private static func routeFiles(beside xml: URL) -> [URL] {
-        let folder = xml.deletingLastPathComponent().appendingPathComponent("workout-routes")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.lowercased().hasSuffix(".gpx") && !$0.hasPrefix("._") }.sorted().map { folder.appendingPathComponent($0) }
+    /// The GPX files in the `workout-routes` folder beside an export's XML and the CSV files in
+    /// its `electrocardiograms` folder, each sorted by name, and an `export_cda.xml` beside it.
+    private static func companionFiles(beside xml: URL) -> [URL] {
+        let base = xml.deletingLastPathComponent()
+        var found = [URL]()
+        for (folderName, suffix) in [("workout-routes", ".gpx"), ("electrocardiograms", ".csv")] {
+            let folder = base.appendingPathComponent(folderName)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            found += names.filter { $0.lowercased().hasSuffix(suffix) && !$0.hasPrefix("._") }.sorted().map { folder.appendingPathComponent($0) }
+        }
+        let cda = base.appendingPathComponent("export_cda.xml")
+        if FileManager.default.fileExists(atPath: cda.path) { found.append(cda) }
+        return found
     }
 
     private enum LineKind { case events, pulsHealth }

@@ -1,32 +1,49 @@
+import EfferentCore
+
 /// Turns the elements of an Apple Health `export.xml` into `ExportSink` calls, streaming.
 ///
-/// Top-level `Record` → a quantity or category `SourceRecord`; `Workout` → one workout record
-/// (legacy attributes, `WorkoutStatistics` and `WorkoutActivity` children read without choking
-/// on their nesting); `ActivitySummary` → an `ActivitySummaryRecord`; inline `Location` routes →
-/// a `WorkoutRoute`. Records nested in a `Correlation` are not emitted: they also appear at top
-/// level (the DTD says so, apple-health-export.md §1.3). Unknown elements are skipped whole.
+/// Top-level `Record` → a quantity or category `SourceRecord`, and its beat-to-beat readings →
+/// `heartbeatSeries` parts; `Workout` → one workout record and its parts (statistics, events,
+/// activities, measured metadata, inline `Location` routes; `HealthExportReader+Workouts`);
+/// `ActivitySummary` → an `ActivitySummaryRecord`; `Audiogram` → its points. Records nested in a
+/// `Correlation` are not emitted: they also appear at top level (the DTD says so,
+/// apple-health-export.md §1.3). Health Records, vision prescriptions and characteristics are
+/// left out on purpose and reported; any other element is skipped whole (decision A.9).
 public final class HealthExportReader {
     public let sink: ExportSink
-    /// Records and workouts handed to the sink so far.
+    /// Records and workouts handed to the sink so far (their parts are not counted here).
     public private(set) var recordCount = 0
     /// Activity summaries handed to the sink so far.
     public private(set) var summaryCount = 0
     /// Routes handed to the sink so far (inline ones; GPX files are read separately).
-    public private(set) var routeCount = 0
+    public internal(set) var routeCount = 0
     /// `FileReference` paths seen in workout routes, without their leading `/`.
-    public private(set) var referencedRouteFiles: [String] = []
+    public internal(set) var referencedRouteFiles: [String] = []
+    /// The source each referenced GPX file's fixes are filed under: its `WorkoutRoute`'s, or its workout's.
+    public internal(set) var routeSources: [String: (source: String, deviceModel: String?)] = [:]
     /// Bytes of XML consumed so far.
     public var bytesFed: UInt64 { scanner.bytesFed }
 
-    private let scanner: HealthXMLScanner
-    private var label: String { scanner.label }
+    let scanner: HealthXMLScanner
+    var label: String { scanner.label }
     private var sawRoot = false
     /// Open elements below the root.
     private var depth = 0
     private var pendingRecord: SourceRecord?
-    private var pendingWorkout: SourceRecord?
-    private var activityDurations: Double = 0
-    private var pendingRoute: WorkoutRoute?
+    /// The pending record's start offset (for anchoring beat times) and its beats.
+    private var recordOffset: Int?
+    private var beats: [(bpm: Double, time: [UInt8])] = []
+    var pendingWorkout: SourceRecord?
+    var workoutParts: [SourceRecord] = []
+    /// Statistics the legacy total attributes spell, and measured metadata (last one wins).
+    var legacyParts: [SourceRecord] = []
+    var metadataParts: [String: SourceRecord] = [:]
+    var activityDurations: Double = 0
+    var insideActivity = false
+    var pendingRoute: WorkoutRoute?
+    var routeWriter: SampleSeriesWriter?
+    private var pendingAudiogram: SourceRecord?
+    private var audiogramWriter: SampleSeriesWriter?
 
     private var types = RecentString()
     private var sources = RecentString()
@@ -67,44 +84,42 @@ public final class HealthExportReader {
     private func open(_ tag: XMLTag, level: Int) throws {
         if level == 1 {
             if tag.nameIs("Record") {
+                beats.removeAll(keepingCapacity: true)
                 pendingRecord = try record(tag)
             } else if tag.nameIs("Workout") {
                 pendingWorkout = try workout(tag)
+                workoutParts.removeAll(keepingCapacity: true)
                 activityDurations = 0
+                try openWorkout(tag)
             } else if tag.nameIs("ActivitySummary") {
                 try summary(tag)
+            } else if tag.nameIs("Audiogram") {
+                pendingAudiogram = SourceRecord(kind: .part, type: "audiogram", source: source(tag), deviceModel: deviceModel(tag),
+                                                start: try date(tag, "startDate"), end: try date(tag, "endDate"))
+                audiogramWriter = SampleSeriesWriter(sink: sink, source: pendingAudiogram?.source ?? "", deviceModel: pendingAudiogram?.deviceModel)
+            } else if tag.nameIs("ClinicalRecord") {
+                try sink.leftOut(.clinicalRecord)
+            } else if tag.nameIs("VisionPrescription") {
+                try sink.leftOut(.visionPrescription)
+            } else if tag.nameIs("Me") {
+                try sink.leftOut(.characteristics)
             }
             return
         }
         if pendingRecord != nil {
             if level == 2, tag.nameIs("MetadataEntry"), tag.attribute("key", is: "HKTimeZone") {
                 pendingRecord?.timeZone = tag.attribute("value")
+            } else if level == 3, tag.nameIs("InstantaneousBeatsPerMinute"), let time = tag.rawAttribute("time") {
+                beats.append((tag.rawAttribute("bpm").flatMap(DecimalText.parse) ?? .nan, Array(time)))
             }
         } else if pendingWorkout != nil {
             try openInWorkout(tag, level: level)
-        }
-    }
-
-    private func openInWorkout(_ tag: XMLTag, level: Int) throws {
-        if level == 2 {
-            if tag.nameIs("MetadataEntry"), tag.attribute("key", is: "HKTimeZone") {
-                pendingWorkout?.timeZone = tag.attribute("value")
-            } else if tag.nameIs("WorkoutRoute") {
-                pendingRoute = WorkoutRoute(file: nil, source: tag.attribute("sourceName"), points: 0, start: nil, end: nil)
-            } else if tag.nameIs("WorkoutActivity"), let seconds = Self.seconds(tag, "duration", "durationUnit") {
-                activityDurations += seconds
-            }
-        } else if level == 3, pendingRoute != nil {
-            if tag.nameIs("Location") {
-                pendingRoute?.points += 1
-                if let raw = tag.rawAttribute("date"), case let .instant(instant) = ExportDate.appleHealth(raw) {
-                    pendingRoute?.include(instant)
-                }
-            } else if tag.nameIs("FileReference"), let path = tag.attribute("path") {
-                let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
-                pendingRoute?.file = file
-                referencedRouteFiles.append(file)
-            }
+        } else if let audiogram = pendingAudiogram, level == 2, tag.nameIs("SensitivityPoint"), let writer = audiogramWriter {
+            try writer.write(at: audiogram.start, [
+                (RecordParts.audiogramFrequency, tag.rawAttribute("frequencyValue").flatMap(DecimalText.parse), tag.attribute("frequencyUnit")),
+                (RecordParts.audiogramLeftEar, tag.rawAttribute("leftEarValue").flatMap(DecimalText.parse), tag.attribute("leftEarUnit")),
+                (RecordParts.audiogramRightEar, tag.rawAttribute("rightEarValue").flatMap(DecimalText.parse), tag.attribute("rightEarUnit")),
+            ])
         }
     }
 
@@ -114,21 +129,37 @@ public final class HealthExportReader {
                 pendingRecord = nil
                 recordCount += 1
                 try sink.record(record)
-            } else if var workout = pendingWorkout {
-                pendingWorkout = nil
-                if workout.duration == nil { workout.duration = activityDurations > 0 ? activityDurations : workout.end - workout.start }
+                if !beats.isEmpty { try writeBeats(of: record) }
+            } else if pendingWorkout != nil {
                 recordCount += 1
-                try sink.record(workout)
+                try closeWorkout()
+            } else if pendingAudiogram != nil {
+                pendingAudiogram = nil
+                audiogramWriter = nil
             }
-        } else if level == 2, let route = pendingRoute {
-            // Inside a workout, the only level-2 element that closes while a route is open is the route.
-            pendingRoute = nil
-            // A route with a FileReference is counted when its GPX file is read.
-            if route.file == nil, route.points > 0 {
-                routeCount += 1
-                try sink.workoutRoute(route)
-            }
+        } else if pendingWorkout != nil {
+            try closeInWorkout(level: level, tag)
         }
+    }
+
+    /// `InstantaneousBeatsPerMinute@time` is a time of day in the export's locale with no date:
+    /// anchored to the record's start as written (its wall clock and offset), the next day when it
+    /// reads earlier than the start by more than twelve hours.
+    private func writeBeats(of record: SourceRecord) throws {
+        let writer = SampleSeriesWriter(sink: sink, source: record.source, deviceModel: record.deviceModel)
+        let offset = Double(recordOffset ?? 0)
+        let wall = record.start + offset
+        let midnight = (wall / 86_400).rounded(.down) * 86_400
+        for beat in beats {
+            guard let time = ExportDate.timeOfDay(beat.time[...]), beat.bpm.isFinite else {
+                try sink.leftOut(LeftOut("InstantaneousBeatsPerMinute", .unreadable("a beat time or rate that cannot be read")))
+                continue
+            }
+            var beatWall = midnight + time
+            if beatWall < wall - 43_200 { beatWall += 86_400 }
+            try writer.write(at: beatWall - offset, [(RecordParts.heartbeat, beat.bpm, "count/min")])
+        }
+        beats.removeAll(keepingCapacity: true)
     }
 
     // MARK: Attributes
@@ -148,6 +179,8 @@ public final class HealthExportReader {
             }
         }
         if let raw = tag.rawAttribute("unit") { record.unit = units.string(raw, entities: tag.hasEntity("unit")) }
+        // Beat times are wall-clock times in the offset the start was written with.
+        recordOffset = tag.rawAttribute("startDate").flatMap(ExportDate.offsetSeconds)
         return record
     }
 
@@ -159,27 +192,39 @@ public final class HealthExportReader {
 
     private func summary(_ tag: XMLTag) throws {
         guard let day = tag.attribute("dateComponents") else { return }
-        var energy = tag.rawAttribute("activeEnergyBurned").flatMap(DecimalText.parse)
-        if let value = energy {
-            switch tag.attribute("activeEnergyBurnedUnit") {
-            case "kJ": energy = value / 4.184
-            case "J": energy = value / 4184
-            default: break // kcal and Cal (a food calorie is a kilocalorie)
-            }
+        let divisor: Double = switch tag.attribute("activeEnergyBurnedUnit") {
+        case "kJ": 4.184
+        case "J": 4184
+        default: 1 // kcal and Cal (a food calorie is a kilocalorie)
+        }
+        let energy = tag.rawAttribute("activeEnergyBurned").flatMap(DecimalText.parse).map { divisor == 1 ? $0 : $0 / divisor }
+        let goal = tag.rawAttribute("activeEnergyBurnedGoal").flatMap(DecimalText.parse).map { divisor == 1 ? $0 : $0 / divisor }
+        var rings = [String: Double]()
+        rings["activeEnergyBurned"] = energy
+        rings["activeEnergyBurnedGoal"] = goal
+        for (name, attribute) in Self.ringAttributes {
+            if let value = tag.rawAttribute(attribute).flatMap(DecimalText.parse) { rings[name] = value }
         }
         summaryCount += 1
         try sink.activitySummary(ActivitySummaryRecord(day: day, activeEnergyKilocalories: energy,
-                                                       exerciseMinutes: tag.rawAttribute("appleExerciseTime").flatMap(DecimalText.parse),
-                                                       standHours: tag.rawAttribute("appleStandHours").flatMap(DecimalText.parse)))
+                                                       exerciseMinutes: rings["appleExerciseTime"], standHours: rings["appleStandHours"],
+                                                       rings: rings))
     }
 
-    private func source(_ tag: XMLTag) -> String {
+    /// The ring attributes other than active energy, which carries a unit attribute of its own.
+    static let ringAttributes: [(String, StaticString)] = [
+        ("appleMoveTime", "appleMoveTime"), ("appleMoveTimeGoal", "appleMoveTimeGoal"), ("appleExerciseTime", "appleExerciseTime"),
+        ("appleExerciseTimeGoal", "appleExerciseTimeGoal"), ("appleStandHours", "appleStandHours"),
+        ("appleStandHoursGoal", "appleStandHoursGoal"),
+    ]
+
+    func source(_ tag: XMLTag) -> String {
         guard let raw = tag.rawAttribute("sourceName") else { return "" }
         return sources.string(raw, entities: tag.hasEntity("sourceName"))
     }
 
     /// The `model:` field of the `HKDevice` description (`<<HKDevice: 0x…>, name:…, model:Watch, …>`).
-    private func deviceModel(_ tag: XMLTag) -> String? {
+    func deviceModel(_ tag: XMLTag) -> String? {
         guard let raw = tag.rawAttribute("device") else { return nil }
         let marker = Array("model:".utf8)
         var index = raw.startIndex
@@ -195,7 +240,7 @@ public final class HealthExportReader {
         return nil
     }
 
-    private func date(_ tag: XMLTag, _ name: StaticString) throws(ExportError) -> Double {
+    func date(_ tag: XMLTag, _ name: StaticString) throws(ExportError) -> Double {
         guard let raw = tag.rawAttribute(name) else { throw .unreadableDate(file: label, byteOffset: tag.byteOffset) }
         switch ExportDate.appleHealth(raw) {
         case let .instant(seconds): return seconds

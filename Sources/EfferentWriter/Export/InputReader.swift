@@ -36,18 +36,30 @@ extension PulsHealthReader: InputReader {}
 extension FileChunks: ByteSource {}
 extension ZipEntryReader: ByteSource {}
 
-/// A GPX route file as an input: its route goes to the sink when the file ends.
+/// A GPX route file as an input: its fixes go to the sink as they are read (under `source`, the
+/// one the XML gave the route), the route itself when the file ends.
 final class GPXRouteInput: InputReader {
     private let reader: GPXRouteReader
     private let sink: ExportSink
     private(set) var recordCount = 0
 
     /// `file` is the path the route is reported under (`workout-routes/route_….gpx`).
-    init(file: String, sink: ExportSink) {
-        reader = GPXRouteReader(file: file)
+    init(file: String, sink: ExportSink, source: String = "", deviceModel: String? = nil) {
+        reader = GPXRouteReader(file: file, sink: sink, source: source, deviceModel: deviceModel)
         self.sink = sink
     }
 
     func feed(_ chunk: [UInt8]) throws { try reader.feed(chunk) }
     func finish() throws { try sink.workoutRoute(try reader.finish()) }
+}
+
+/// An ECG file (`electrocardiograms/ecg_….csv`) as an input.
+final class ECGInput: InputReader {
+    private let reader: ECGReader
+    private(set) var recordCount = 0
+
+    init(sink: ExportSink, file: String) { reader = ECGReader(sink: sink, file: file) }
+
+    func feed(_ chunk: [UInt8]) throws { try reader.feed(chunk) }
+    func finish() throws { recordCount = try reader.finish() }
 }

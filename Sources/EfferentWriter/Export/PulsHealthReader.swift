@@ -1,17 +1,22 @@
 import EfferentCore
 
-/// Reads PulsHealth's Puls Sync Protocol v1 batch lines into `SourceRecord`s.
+/// Reads PulsHealth's Puls Sync Protocol v1 batch lines into `SourceRecord`s (decision A.9).
 ///
 /// A batch is a header line (`schemaVersion`, counts) then sample lines (`uuid, type, kind,
-/// start, end` in epoch milliseconds, `value, unit, category, sourceName, device, metadata,
-/// workout{activityType, duration}`). Route and series lines, and any other line shape a later
-/// protocol version adds, are skipped. Category integers of sleep analysis become HealthKit's
-/// export strings (apple-health-export.md §1.5); other categories keep the integer as text.
+/// start, end` in epoch milliseconds, `value, unit, category, sourceName, device, metadata` and
+/// the kind's detail object), route and series lines. Quantities, categories and workouts map as
+/// an export's do; a workout's statistics, events and activities, route fixes, series points,
+/// ECGs, beats, State of Mind and activity summaries become their parts. What the archive leaves
+/// out (aggregates it computes itself, deletions, the profile, medication doses) is reported.
 public final class PulsHealthReader {
     public let sink: ExportSink
     public private(set) var recordCount = 0
-    private var lines: NDJSONLines
-    private let label: String
+    /// Route lines read.
+    public internal(set) var routeCount = 0
+    var lines: NDJSONLines
+    let label: String
+    /// Workouts seen in this input, by UUID, for the source of their route and series lines.
+    var workouts: [String: SourceRecord] = [:]
 
     /// `HKCategoryValueSleepAnalysis…` by PulsHealth's integer (0 in bed, 1 asleep unspecified, 2 awake, 3 core, 4 deep, 5 REM).
     static let sleepValues = ["HKCategoryValueSleepAnalysisInBed", "HKCategoryValueSleepAnalysisAsleepUnspecified",
@@ -41,30 +46,39 @@ public final class PulsHealthReader {
         return true
     }
 
+    func bad(_ problem: String, _ number: Int) -> ExportError { .malformedLine(file: label, line: number, problem: problem) }
+
     private func read(_ line: [UInt8], _ number: Int) throws {
-        func bad(_ problem: String) -> ExportError { .malformedLine(file: label, line: number, problem: problem) }
-        guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object") }
+        guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object", number) }
         if let version = object["schemaVersion"] {
-            guard version.integerValue == 1 else { throw bad("a batch header whose schemaVersion is not 1") }
+            guard version.integerValue == 1 else { throw bad("a batch header whose schemaVersion is not 1", number) }
             return
         }
-        guard object["uuid"] != nil, let kindText = object["kind"]?.stringValue else { return } // route, series, later shapes
-        guard let type = object["type"]?.stringValue else { throw bad("no \"type\"") }
-        guard let startMS = object["start"]?.numberValue, startMS.isFinite else { throw bad("\"start\" is not epoch milliseconds") }
+        if let route = object["route"] { return try self.route(route, number) }
+        if let series = object["series"] { return try self.series(series, number) }
+        if let summary = object["activitySummary"] { return try activitySummary(summary) }
+        for (key, reason) in Self.leftOutLines where object[key] != nil {
+            return try sink.leftOut(LeftOut("PulsHealth \(key) line", .onPurpose(reason)))
+        }
+        guard object["uuid"] != nil, let kindText = object["kind"]?.stringValue else {
+            return try sink.leftOut(LeftOut("PulsHealth line", .unreadable("a line shape this writer does not know")))
+        }
+        guard let type = object["type"]?.stringValue else { throw bad("no \"type\"", number) }
+        guard let startMS = object["start"]?.numberValue, startMS.isFinite else { throw bad("\"start\" is not epoch milliseconds", number) }
         let endMS = object["end"]?.numberValue ?? startMS
         var record = SourceRecord(kind: .quantity, type: type, source: object["sourceName"]?.stringValue ?? "",
                                   deviceModel: object["device"]?.stringValue, start: startMS / 1000, end: endMS / 1000,
                                   timeZone: object["metadata"]?["HKTimeZone"]?.stringValue)
         switch kindText {
         case "quantity":
-            guard let value = object["value"]?.numberValue else { throw bad("a quantity sample without a numeric \"value\"") }
+            guard let value = object["value"]?.numberValue else { throw bad("a quantity sample without a numeric \"value\"", number) }
             record.value = value
             record.unit = object["unit"]?.stringValue
         case "category":
             record.kind = .category
             if let code = object["category"]?.integerValue {
                 if type == "HKCategoryTypeIdentifierSleepAnalysis" {
-                    guard code >= 0, code < Int64(Self.sleepValues.count) else { throw bad("a sleep category outside 0…5") }
+                    guard code >= 0, code < Int64(Self.sleepValues.count) else { throw bad("a sleep category outside 0…5", number) }
                     record.category = Self.sleepValues[Int(code)]
                 } else {
                     record.category = String(code)
@@ -77,10 +91,33 @@ public final class PulsHealthReader {
                 record.activity = activity.stringValue ?? activity.numberValue.map(EfferentEventReader.text)
             }
             record.duration = workout?["duration"]?.numberValue ?? (endMS - startMS) / 1000
+            recordCount += 1
+            try sink.record(record)
+            if let uuid = object["uuid"]?.stringValue { workouts[uuid] = record }
+            return try workoutParts(record, workout)
+        case "ecg":
+            recordCount += 1
+            return try electrocardiogram(record, object["ecg"], number)
+        case "heartbeatSeries":
+            recordCount += 1
+            return try heartbeats(record, object["heartbeats"], number)
+        case "stateOfMind":
+            recordCount += 1
+            return try stateOfMind(record, object["stateOfMind"])
+        case "medicationDose":
+            return try sink.leftOut(LeftOut(type, .onPurpose("a medication's name and dose are text the day body has no field for")))
         default:
-            throw bad("an unknown sample kind")
+            throw bad("an unknown sample kind", number)
         }
         recordCount += 1
         try sink.record(record)
     }
+
+    /// Line shapes the archive leaves out: buckets it computes itself from the samples, deletions
+    /// (NDJSON imports never delete), and the profile (characteristics, as an export's `Me`).
+    static let leftOutLines: [(String, String)] = [
+        ("aggregate", "on-device statistics; the archive sums its own totals from the samples"),
+        ("deleted", "NDJSON imports never delete; a whole Apple export does"),
+        ("profile", "date of birth and sex are not time series"),
+    ]
 }

@@ -16,6 +16,8 @@ public final class Pusher {
         public var bytes = 0
         public var refused = 0
         public var parked = 0
+        /// Days whose route fixes were thinned to fit 1 MiB, and to every how-many-th fix.
+        public var thinned: [CalendarDay: Int] = [:]
         /// Days the archive check found missing or wrong and sent again; nil when no check ran.
         public var checkedMissing: Int?
         /// Why the check could not finish (the send went ahead).
@@ -119,15 +121,16 @@ public final class Pusher {
             // day again, and the mark survives this push.
             let ledger = try store.ledger(day)
             let marks = ledger?.marks ?? 0
-            let body = try builder.body(for: day)
+            let fitted = try builder.fittedBody(for: day, deflater: deflater)
             report.built += 1
-            let digest = body.fingerprint
+            if fitted.keptEveryNthFix > 1 { report.thinned[day] = fitted.keptEveryNthFix }
+            let digest = fitted.body.fingerprint
             if let known = ledger?.digest, known == digest {
                 try store.unchanged(day, marks: marks)
                 report.unchanged += 1
                 continue
             }
-            let sealed = try SealedEnvelope.seal(try body.deflated(using: deflater), to: reading.publicKey,
+            let sealed = try SealedEnvelope.seal(try fitted.deflated ?? fitted.body.deflated(using: deflater), to: reading.publicKey,
                                                  aad: .day(bucket: client.bucket.rawValue, day: day))
             let size = Frame.dayBytes + Frame.lengthBytes + sealed.count
             if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) { close() }

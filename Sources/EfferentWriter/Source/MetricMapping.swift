@@ -1,15 +1,19 @@
 import EfferentCore
 
-/// HealthKit identifiers → protocol metrics (§4), with each unit converted to the wire unit.
+/// HealthKit identifiers → protocol metrics (§4, decision A.9), with each unit converted to the
+/// wire unit.
 ///
-/// What maps is what the protocol carries; everything else in an export is skipped (and counted).
+/// Every quantity, category and workout becomes a metric: the catalogue's twenty by name, every
+/// other by `HealthKitName`'s rule; parts (`SourceRecord.Kind.part`) are named already. A record
+/// the protocol cannot hold as it is (a unit with no exact conversion, a category value HealthKit
+/// does not define) is refused with the reason, which the import names with its count.
 public enum MetricMapping {
     /// What a record becomes on the wire.
     public struct Target: Sendable, Equatable {
         public let metric: String
-        /// `true` for the totals of §4.1 (summed into hour and day buckets), `false` for records.
+        /// `true` for totals (summed into hour and day buckets), `false` for records.
         public let isTotal: Bool
-        /// The wire unit (`nil` for sleep and workouts).
+        /// The wire unit (`nil` for sleep, workouts and categories).
         public let unit: String?
     }
 
@@ -22,66 +26,96 @@ public enum MetricMapping {
         public let duration: Double?
     }
 
-    static let quantities: [String: Target] = [
-        "HKQuantityTypeIdentifierStepCount": Target(metric: "steps", isTotal: true, unit: "count"),
-        "HKQuantityTypeIdentifierDistanceWalkingRunning": Target(metric: "distanceWalkingRunning", isTotal: true, unit: "m"),
-        "HKQuantityTypeIdentifierActiveEnergyBurned": Target(metric: "activeEnergy", isTotal: true, unit: "kcal"),
-        "HKQuantityTypeIdentifierBasalEnergyBurned": Target(metric: "basalEnergy", isTotal: true, unit: "kcal"),
-        "HKQuantityTypeIdentifierFlightsClimbed": Target(metric: "flightsClimbed", isTotal: true, unit: "count"),
-        "HKQuantityTypeIdentifierAppleExerciseTime": Target(metric: "exerciseTime", isTotal: true, unit: "min"),
-        "HKQuantityTypeIdentifierAppleStandTime": Target(metric: "standTime", isTotal: true, unit: "min"),
-        "HKQuantityTypeIdentifierDietaryEnergyConsumed": Target(metric: "dietaryEnergy", isTotal: true, unit: "kcal"),
-        "HKQuantityTypeIdentifierDietaryProtein": Target(metric: "dietaryProtein", isTotal: true, unit: "g"),
-        "HKQuantityTypeIdentifierDietaryCarbohydrates": Target(metric: "dietaryCarbohydrates", isTotal: true, unit: "g"),
-        "HKQuantityTypeIdentifierDietaryFatTotal": Target(metric: "dietaryFat", isTotal: true, unit: "g"),
-        "HKQuantityTypeIdentifierDietaryWater": Target(metric: "dietaryWater", isTotal: true, unit: "mL"),
-        "HKQuantityTypeIdentifierHeartRate": Target(metric: "heartRate", isTotal: false, unit: "count/min"),
-        "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": Target(metric: "heartRateVariability", isTotal: false, unit: "ms"),
-        "HKQuantityTypeIdentifierRestingHeartRate": Target(metric: "restingHeartRate", isTotal: false, unit: "count/min"),
-        "HKQuantityTypeIdentifierRespiratoryRate": Target(metric: "respiratoryRate", isTotal: false, unit: "count/min"),
-        "HKQuantityTypeIdentifierOxygenSaturation": Target(metric: "oxygenSaturation", isTotal: false, unit: "%"),
-        "HKQuantityTypeIdentifierBodyMass": Target(metric: "bodyMass", isTotal: false, unit: "kg"),
-    ]
-
     static let sleep = Target(metric: "sleep", isTotal: false, unit: nil)
     static let workout = Target(metric: "workout", isTotal: false, unit: nil)
 
-    /// The protocol metric for a protocol-native record (NDJSON layout 1, agent edits), by name.
-    static let byMetric: [String: Target] = {
-        var table = [String: Target]()
-        for target in quantities.values { table[target.metric] = target }
-        table["sleep"] = sleep
-        table["workout"] = workout
-        return table
-    }()
+    /// The metric of a protocol-native record (NDJSON layout 1, agent edits) by its name: what
+    /// the catalogue says of it, or a record in its own unit when the name is new to this writer.
+    static func target(forMetric name: String, unit: String?) -> Target {
+        if name == "sleep" { return sleep }
+        if name == "workout" { return workout }
+        if let description = HealthCatalogue.describe(name) {
+            return Target(metric: name, isTotal: description.kind == .total, unit: description.unit ?? unit)
+        }
+        return Target(metric: name, isTotal: false, unit: unit)
+    }
 
-    /// The wire form of `record`, or nil when the protocol has no metric for it (or its unit is
-    /// one we cannot convert, which is counted as skipped rather than guessed).
-    public static func map(_ record: SourceRecord) -> Mapped? {
+    /// The wire form of `record`, or why it cannot have one.
+    public static func map(_ record: SourceRecord) -> Result<Mapped, LeftOut> {
+        func refuse(_ problem: String) -> Result<Mapped, LeftOut> { .failure(LeftOut(record.type, .unreadable(problem))) }
         switch record.kind {
         case .quantity:
-            let target = quantities[record.type] ?? nativeTarget(record.type)
-            guard let target, let unit = target.unit, let value = record.value else { return nil }
-            guard let converted = UnitConversion.convert(value, from: record.unit ?? unit, to: unit) else { return nil }
-            return Mapped(target: target, value: converted, stage: nil, activity: nil, duration: nil)
-        case .category:
-            guard record.type == "HKCategoryTypeIdentifierSleepAnalysis" || record.type == EfferentEventReader.typePrefix + "sleep" else {
-                return nil
+            guard let value = record.value else { return refuse("no numeric value") }
+            let target = quantityTarget(record)
+            guard let wire = target.unit else {
+                // A native record of a metric without a unit (a category integer) is taken as it is.
+                guard nativeName(record.type) != nil else { return refuse("no unit") }
+                return .success(Mapped(target: target, value: value, stage: nil, activity: nil, duration: nil))
             }
-            return Mapped(target: sleep, value: nil, stage: SleepStage.wire(record.category), activity: nil, duration: nil)
+            guard let converted = UnitConversion.convert(value, from: record.unit ?? wire, to: wire) else {
+                return refuse("written in \(record.unit ?? "no unit"), which has no exact conversion to \(wire)")
+            }
+            return .success(Mapped(target: target, value: converted, stage: nil, activity: nil, duration: nil))
+        case .category:
+            if record.type == "HKCategoryTypeIdentifierSleepAnalysis" || record.type == EfferentEventReader.typePrefix + "sleep" {
+                return .success(Mapped(target: sleep, value: nil, stage: SleepStage.wire(record.category), activity: nil, duration: nil))
+            }
+            guard let integer = CategoryValue.integer(record.category) else {
+                return refuse("category value \(record.category ?? "") is not one HealthKit defines")
+            }
+            let name = nativeName(record.type) ?? HealthKitName.metric(for: record.type)
+            return .success(Mapped(target: Target(metric: name, isTotal: false, unit: nil), value: Double(integer),
+                                   stage: nil, activity: nil, duration: nil))
         case .workout:
-            return Mapped(target: workout, value: nil, stage: nil, activity: WorkoutActivity.number(record.activity),
-                          duration: record.duration ?? max(0, record.end - record.start))
+            // A native `workout.activity` row has an activity too, but is a part of its workout.
+            let target = nativeName(record.type).map { self.target(forMetric: $0, unit: nil) } ?? workout
+            return .success(Mapped(target: target, value: target == workout ? nil : record.value, stage: nil,
+                                   activity: WorkoutActivity.number(record.activity),
+                                   duration: record.duration ?? max(0, record.end - record.start)))
+        case .part:
+            return part(record)
         }
     }
 
-    /// A protocol-native type, as the NDJSON reader writes layout-1 events: `efferent:<metric>` for
-    /// records, `efferent:<metric>/<hour|day>` for totals (the bucket is dropped here; the source
-    /// name keeps day totals below hour totals, see `SourcePriority`).
-    static func nativeTarget(_ type: String) -> Target? {
+    /// A quantity's target: a native name, the quantity catalogue's entry, or — for a type newer
+    /// than the catalogue — a record in the unit it was written with.
+    static func quantityTarget(_ record: SourceRecord) -> Target {
+        if let name = nativeName(record.type) { return target(forMetric: name, unit: record.unit) }
+        let metric = HealthKitName.metric(for: record.type)
+        guard let entry = QuantityCatalogue.entry(for: record.type) else { return Target(metric: metric, isTotal: false, unit: record.unit) }
+        return Target(metric: metric, isTotal: entry.style == .cumulative, unit: entry.unit)
+    }
+
+    /// A part (`workout.heartRate.average`, `workoutRoute.latitude`, …): its wire unit from the
+    /// catalogue, its value rounded to the part's precision.
+    static func part(_ record: SourceRecord) -> Result<Mapped, LeftOut> {
+        let fixed = RecordParts.fixed[record.type]
+        let wire = fixed?.unit ?? HealthCatalogue.describe(record.type)?.unit ?? record.unit
+        var value = record.value
+        if let number = value, let wire {
+            guard let converted = UnitConversion.convert(number, from: record.unit ?? wire, to: wire) else {
+                return .failure(LeftOut(record.type, .unreadable("written in \(record.unit ?? "no unit"), which has no exact conversion to \(wire)")))
+            }
+            value = converted
+        }
+        if let decimals = fixed?.decimals, let number = value {
+            let scale = Self.powersOfTen[decimals]
+            value = (number * scale).rounded() / scale
+        }
+        let activity = record.activity.map { WorkoutActivity.number($0) }
+        return .success(Mapped(target: Target(metric: record.type, isTotal: false, unit: wire), value: value,
+                               stage: nil, activity: activity, duration: record.duration))
+    }
+
+    static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000]
+
+    /// The metric a protocol-native type names, as the NDJSON reader writes layout-1 events:
+    /// `efferent:<metric>` for records, `efferent:<metric>/<hour|day>` for totals (the bucket is
+    /// dropped here; the source name keeps day totals below hour totals, see `SourcePriority`).
+    static func nativeName(_ type: String) -> String? {
         guard type.hasPrefix(EfferentEventReader.typePrefix) else { return nil }
         let name = type.dropFirst(EfferentEventReader.typePrefix.count).split(separator: "/").first.map(String.init) ?? ""
-        return byMetric[name]
+        return name.isEmpty ? nil : name
     }
 }
 

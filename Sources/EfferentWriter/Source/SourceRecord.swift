@@ -12,6 +12,11 @@ public struct SourceRecord: Sendable, Equatable {
         case category
         /// `Workout`: an activity type and a duration.
         case workout
+        /// A part of a sample that is no HealthKit type of its own (a workout's statistic, a route
+        /// fix's coordinate, an ECG voltage, an activity ring): `type` is already its protocol
+        /// metric (`workout.heartRate.average`, `workoutRoute.latitude`, decision A.9) and `value`
+        /// is in `unit` as the source wrote it.
+        case part
     }
 
     public var kind: Kind
@@ -24,7 +29,7 @@ public struct SourceRecord: Sendable, Equatable {
     public var deviceModel: String?
     public var start: Double
     public var end: Double
-    /// Quantities: the number as written. Workouts: nil.
+    /// Quantities and parts: the number as written. Workouts: nil.
     public var value: Double?
     /// Quantities: the export's unit string (`kJ`, `mi`, `count/min`). Workouts: nil.
     public var unit: String?
@@ -63,12 +68,17 @@ public struct ActivitySummaryRecord: Sendable, Equatable {
     public var activeEnergyKilocalories: Double?
     public var exerciseMinutes: Double?
     public var standHours: Double?
+    /// Every ring figure and goal the element holds, by attribute name (`appleMoveTimeGoal`), in
+    /// the unit of its `activitySummary.<name>` metric (decision A.9).
+    public var rings: [String: Double]
 
-    public init(day: String, activeEnergyKilocalories: Double?, exerciseMinutes: Double?, standHours: Double?) {
+    public init(day: String, activeEnergyKilocalories: Double?, exerciseMinutes: Double?, standHours: Double?,
+                rings: [String: Double] = [:]) {
         self.day = day
         self.activeEnergyKilocalories = activeEnergyKilocalories
         self.exerciseMinutes = exerciseMinutes
         self.standHours = standHours
+        self.rings = rings
     }
 }
 
@@ -76,6 +86,10 @@ public struct ActivitySummaryRecord: Sendable, Equatable {
 public protocol ExportSink: AnyObject {
     func record(_ record: SourceRecord) throws
     func activitySummary(_ summary: ActivitySummaryRecord) throws
-    /// A workout route, counted (the default implementation, in `WorkoutRoute.swift`, ignores it).
+    /// A workout route, counted (the default implementation, in `WorkoutRoute.swift`, ignores it);
+    /// its fixes arrive as `workoutRoute.*` records.
     func workoutRoute(_ route: WorkoutRoute) throws
+    /// Something the input holds that the archive leaves out on purpose or cannot read (decision
+    /// A.9), so the import can name it with its count; the default implementation ignores it.
+    func leftOut(_ what: LeftOut) throws
 }

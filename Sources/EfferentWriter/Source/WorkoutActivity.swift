@@ -28,4 +28,21 @@ enum WorkoutActivity {
         if let number = numbers[bare] ?? lowercased[bare.lowercased()] { return String(number) }
         return "3000"
     }
+
+    /// The distance type a workout's legacy `totalDistance` counts, by its activity number: what
+    /// HealthKit records for that activity (walking and running unless the activity says otherwise).
+    static func distanceType(_ number: String) -> String {
+        let type = switch number {
+        case "13", "74": "DistanceCycling"
+        case "46": "DistanceSwimming"
+        case "70", "71": "DistanceWheelchair"
+        case "61", "67": "DistanceDownhillSnowSports"
+        case "60": "DistanceCrossCountrySkiing"
+        case "35": "DistanceRowing"
+        case "31": "DistancePaddleSports"
+        case "39": "DistanceSkatingSports"
+        default: "DistanceWalkingRunning"
+        }
+        return "HKQuantityTypeIdentifier" + type
+    }
 }

@@ -21,8 +21,21 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var summaries: [ActivitySummaryRecord] = []
     public private(set) var seen = 0
     public private(set) var added = 0
-    public private(set) var skipped = 0
     public private(set) var removed = 0
+    /// Records carried, by metric (decision A.9: the import names what it carried per kind).
+    public var carried: [String: Int] {
+        var all = counted
+        if let current { all[current.metric, default: 0] += current.count }
+        return all
+    }
+    private var counted: [String: Int] = [:]
+    /// Records arrive in runs of one type: the run's count is added when the metric changes.
+    private var current: (metric: String, count: Int)?
+    private var totalMetrics = Set<String>()
+    /// What the input held that did not become a record, with counts.
+    public private(set) var notCarried: [LeftOut: Int] = [:]
+    /// Records that did not become a record, whatever the reason.
+    public var skipped: Int { notCarried.filter { !$0.key.isOnPurpose }.values.reduce(0, +) }
     private var identity = [UInt8]()
     static let batch = 20_000
     private let writer = DispatchQueue(label: "efferent.import.writer")
@@ -50,11 +63,21 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 
     public func record(_ record: SourceRecord) throws {
-        guard let mapped = MetricMapping.map(record) else {
-            skipped += 1
+        let mapped: MetricMapping.Mapped
+        switch MetricMapping.map(record) {
+        case let .success(value): mapped = value
+        case let .failure(reason):
+            notCarried[reason, default: 0] += 1
             return
         }
         seen += 1
+        if current?.metric == mapped.target.metric {
+            current!.count += 1
+        } else {
+            if let current { counted[current.metric, default: 0] += current.count }
+            current = (mapped.target.metric, 1)
+            if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
+        }
         let start = Int64(record.start.rounded(.down))
         let metric = mapped.target.metric
         let span = spans[metric]
@@ -70,9 +93,28 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         if pending.count >= Self.batch { try submit() }
     }
 
+    /// Apple's ring figures are kept for `check` and carried as `activitySummary.*` records over
+    /// their local day in the pinned zone (decision A.9); they have no source.
     public func activitySummary(_ summary: ActivitySummaryRecord) throws {
         summaries.append(summary)
         if summaries.count >= Self.batch { try submit() }
+        guard let day = CalendarDay(summary.day) else { return }
+        let (start, end) = store.zone.bounds(of: day)
+        for (name, value) in summary.rings.sorted(by: { $0.key < $1.key }) {
+            guard let part = RecordParts.activitySummary[name] else { continue }
+            try record(SourceRecord(kind: .part, type: part.metric, source: "", start: Double(start), end: Double(end),
+                                    value: value, unit: part.unit))
+        }
+    }
+
+    /// What was carried per kind and what was not, for the import's last lines.
+    public var summary: ImportSummary {
+        ImportSummary(carried: Dictionary(uniqueKeysWithValues: carried.map { ($0.key, ($0.value, totalMetrics.contains($0.key))) }),
+                      notCarried: notCarried)
+    }
+
+    public func leftOut(_ what: LeftOut) throws {
+        notCarried[what, default: 0] += 1
     }
 
     /// Hands the buffered batch to the writer thread; throws the writer's first failure.

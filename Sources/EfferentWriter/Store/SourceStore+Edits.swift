@@ -69,7 +69,8 @@ extension SourceStore {
             let seq = try journal(edit: edit, index: index, at: at, op: "delete", agentID: item.id, added: nil, put: nil, version: nil)
             try displace(recordID, seq: seq)
         case let .put(put):
-            guard let target = MetricMapping.byMetric[put.metric] else { throw AgentItemRefusal(code: .unknownMetric) }
+            guard WritableMetric(rawValue: put.metric) != nil else { throw AgentItemRefusal(code: .unknownMetric) }
+            let target = MetricMapping.target(forMetric: put.metric, unit: put.unit)
             // Only what an agent wrote can be replaced: an imported record under the same identity
             // (a 64-bit collision, in practice never) is Health's.
             if try db.statement("SELECT 1 FROM record WHERE start = ? AND id = ? AND origin = 0")

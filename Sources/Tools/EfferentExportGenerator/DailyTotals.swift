@@ -3,6 +3,7 @@
 public struct DailyTotals: Sendable, Equatable, Codable {
     public enum Metric: String, Sendable, CaseIterable, Codable {
         case steps, distance, flights, activeEnergy, basalEnergy, exerciseTime, standTime, dietaryEnergy
+        case distanceCycling, distanceSwimming, swimmingStrokes
     }
 
     public var date: LocalDate
@@ -22,6 +23,12 @@ public struct DailyTotals: Sendable, Equatable, Codable {
     public var standMinutes: Double?
     /// `kcal`
     public var dietaryEnergyKcal: Double?
+    /// `m`
+    public var distanceCyclingMeters: Double?
+    /// `m`
+    public var distanceSwimmingMeters: Double?
+    /// `count`
+    public var swimmingStrokes: Double?
 
     public init(date: LocalDate) { self.date = date }
 
@@ -36,6 +43,9 @@ public struct DailyTotals: Sendable, Equatable, Codable {
             case .exerciseTime: exerciseMinutes
             case .standTime: standMinutes
             case .dietaryEnergy: dietaryEnergyKcal
+            case .distanceCycling: distanceCyclingMeters
+            case .distanceSwimming: distanceSwimmingMeters
+            case .swimmingStrokes: swimmingStrokes
             }
         }
         set {
@@ -48,6 +58,9 @@ public struct DailyTotals: Sendable, Equatable, Codable {
             case .exerciseTime: exerciseMinutes = newValue
             case .standTime: standMinutes = newValue
             case .dietaryEnergy: dietaryEnergyKcal = newValue
+            case .distanceCycling: distanceCyclingMeters = newValue
+            case .distanceSwimming: distanceSwimmingMeters = newValue
+            case .swimmingStrokes: swimmingStrokes = newValue
             }
         }
     }

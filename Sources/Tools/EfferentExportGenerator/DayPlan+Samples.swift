@@ -56,6 +56,14 @@ extension DayPlan {
                 out.append(Sample(start: at, end: at, value: Int64(bpm), variant: UInt8(resting ? 0 : rng.int(0...2))))
                 at += Int64(rng.int(240...420))
             }
+            // During a Watch workout the Watch reads the heart every five seconds.
+            if let workout, workout.source == .watch {
+                var during = self.rng(300)
+                for at in stride(from: workout.start, to: workout.end, by: 5) {
+                    out.append(Sample(start: at, end: at, value: Int64(during.int(110...165)), variant: 2))
+                }
+                out.sort { $0.start < $1.start }
+            }
             return out
         case .restingHeartRate:
             guard watchWorn else { return [] }
@@ -103,7 +111,76 @@ extension DayPlan {
         case .sleepPhone:
             guard let inBed = night?.inBed else { return [] }
             return [Sample(start: inBed.start, end: inBed.end, value: 0, variant: 0)]
+        case .distanceCycling:
+            guard let workout, workout.kind == .cycling, workout.source == .watch else { return [] }
+            return workoutChunks(workout, total: workout.distanceCentimeters ?? 0)
+        case .distanceSwimming:
+            guard let workout, workout.kind == .swimming, workout.source == .watch else { return [] }
+            return workoutChunks(workout, total: workout.distanceCentimeters ?? 0)
+        case .swimmingStrokes:
+            guard let workout, workout.kind == .swimming, workout.source == .watch else { return [] }
+            return workoutChunks(workout, total: workout.strokes ?? 0)
+        case .walkingHeartRateAverage:
+            guard watchWorn else { return [] }
+            let at = midnight + Int64(rng.int(64800...68400))
+            return [Sample(start: at, end: at, value: Int64(rng.int(85...110)))]
+        case .bodyFat:
+            guard fraction >= 0.1, index % 3 == 0 else { return [] }
+            let at = midnight + Int64(rng.int(25200...27000))
+            return [Sample(start: at, end: at, value: Int64(rng.int(180...260)))]
+        case .standHour:
+            guard watchWorn else { return [] }
+            return (7...22).map { hour in
+                let start = midnight + Int64(hour * 3600)
+                return Sample(start: start, end: start + 3600, value: 0, variant: rng.chance(0.7) ? 0 : 1)
+            }
+        case .mindfulSession:
+            guard watchWorn, index % 4 == 1 else { return [] }
+            let start = midnight + Int64(rng.int(27000...28800))
+            return [Sample(start: start, end: start + Int64(rng.int(60...600)), value: 0)]
+        case .audioExposure:
+            guard watchWorn else { return [] }
+            return (8...21).map { hour in
+                let start = midnight + Int64(hour * 3600 + rng.int(0...1800))
+                return Sample(start: start, end: start + 1800, value: Int64(rng.int(450...780)))
+            }
+        case .walkingSpeed, .walkingStepLength:
+            var rng = self.rng(202)
+            return bouts.filter { $0.coverage != .watchOnly && $0.duration >= 600 }.map { bout in
+                let speed = Int64(rng.int(380...560)), length = Int64(rng.int(60...80))
+                return Sample(start: bout.start, end: bout.start + Int64(bout.duration), value: stream == .walkingSpeed ? speed : length)
+            }
         }
+    }
+
+    /// A workout's cumulative samples in minute chunks whose values add up to `total` exactly.
+    private func workoutChunks(_ workout: Workout, total: Int64) -> [Sample] {
+        guard total > 0 else { return [] }
+        var out = [Sample]()
+        var given: Int64 = 0
+        for at in stride(from: workout.start, to: workout.end, by: 60) {
+            let end = min(at + 60, workout.end)
+            let share = end == workout.end ? total - given : total * (end - workout.start) / Int64(workout.duration) - given
+            out.append(Sample(start: at, end: end, value: share))
+            given += share
+        }
+        return out
+    }
+
+    /// One ECG a month on the Watch (in the second half of the range): 30 s at 512 Hz at midday.
+    var electrocardiogram: (start: Int64, voltages: [Int64])? {
+        guard watchWorn, fraction >= 0.5, index % 30 == 11 else { return nil }
+        var rng = rng(203)
+        let start = midnight + Int64(rng.int(43_200...46_800))
+        var level: Int64 = 0
+        let voltages = (0..<(30 * 512)).map { sample -> Int64 in
+            // A beat a second: a spike on a wandering baseline, in thousandths of a microvolt.
+            let phase = sample % 512
+            level += Int64(rng.int(-2_000...2_000))
+            level = max(-80_000, min(80_000, level))
+            return level + (phase < 12 ? Int64(900_000 - phase * 60_000) : 0)
+        }
+        return (start, voltages)
     }
 
     /// The Watch's short, back-to-back step samples over each walk it saw.

@@ -33,6 +33,10 @@ struct DayPlan {
         case cycling = "HKWorkoutActivityTypeCycling"
         case yoga = "HKWorkoutActivityTypeYoga"
         case strength = "HKWorkoutActivityTypeTraditionalStrengthTraining"
+        case swimming = "HKWorkoutActivityTypeSwimming"
+
+        /// Outdoors with the Watch's GPS: these record a route.
+        var isOutdoor: Bool { self == .running || self == .walking || self == .cycling }
     }
 
     struct Workout {
@@ -43,6 +47,12 @@ struct DayPlan {
         var energyMillikcal: Int64
         var distanceCentimeters: Int64?
         var hasRoute: Bool
+        /// Swimming: strokes, about 30 a minute.
+        var strokes: Int64?
+        /// Outdoor workouts from the second half on: metres climbed, in centimetres (`HKElevationAscended`).
+        var elevationCentimeters: Int64?
+
+        var end: Int64 { start + Int64(duration) }
     }
 
     /// One stretch of a night as a sleep record value.
@@ -86,7 +96,7 @@ struct DayPlan {
         // A workout most days out of three, at 07:00 or in the early evening.
         var workout: Workout?
         if rng.chance(0.4) {
-            let kind = WorkoutKind.allCases[rng.int(0...4)]
+            let kind = WorkoutKind.allCases[rng.int(0...(WorkoutKind.allCases.count - 1))]
             let morning = rng.chance(0.4)
             let start = midnight + Int64(morning ? rng.int(25200...26400) : rng.int(61200...66600))
             let duration = rng.int(20...70) * 60 + rng.int(0...59)
@@ -97,15 +107,23 @@ struct DayPlan {
             case .walking: 5_000
             case .yoga: 3_000
             case .strength: 6_000
+            case .swimming: 8_000
             }
             let energy = perMinute * Int64(duration) / 60 + Int64(rng.int(0...999))
             var distance: Int64?
             if kind == .running { distance = Int64(duration) * Int64(rng.int(250...330)) }
             if kind == .walking { distance = Int64(duration) * Int64(rng.int(120...150)) }
             if kind == .cycling { distance = Int64(duration) * Int64(rng.int(500...700)) }
-            let route = kind == .running && source == .watch && fraction >= 0.5 && rng.chance(0.6)
+            var strokes: Int64?
+            if kind == .swimming {
+                distance = Int64(duration) * Int64(rng.int(30...45))
+                strokes = Int64(duration) * Int64(rng.int(26...34)) / 60
+            }
+            let route = kind.isOutdoor && source == .watch && fraction >= 0.5 && rng.chance(0.6)
+            let elevation: Int64? = kind.isOutdoor && fraction >= 0.5 ? Int64(rng.int(500...40_000)) : nil
             workout = Workout(kind: kind, start: start, duration: duration, source: source,
-                              energyMillikcal: energy, distanceCentimeters: distance, hasRoute: route)
+                              energyMillikcal: energy, distanceCentimeters: distance, hasRoute: route, strokes: strokes,
+                              elevationCentimeters: elevation)
         }
         self.workout = workout
 

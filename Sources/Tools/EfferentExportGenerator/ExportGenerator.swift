@@ -45,8 +45,15 @@ public struct ExportGenerator: Sendable {
             try zip.addEntry("apple_health_export/export_cda.xml", MacArchiveLitter.clinicalDocument)
         }
         var routes = Set<String>()
+        var recordings = false
         for index in 0..<timeline.dayCount {
             let plan = DayPlan(index: index, timeline: timeline, seed: options.seed)
+            if let ecg = plan.electrocardiogram {
+                if !recordings { try zip.addEntry("apple_health_export/electrocardiograms/", []) }
+                recordings = true
+                try zip.addEntry("apple_health_export/" + ECGFile.path(plan),
+                                 ECGFile.bytes(start: ecg.start, voltages: ecg.voltages, offset: timeline.exportOffset))
+            }
             guard let workout = plan.workout, workout.hasRoute else { continue }
             let path = TruthBuilder.routePath(workout, timeline: timeline)
             if routes.isEmpty { try zip.addEntry("apple_health_export/workout-routes/", []) }

@@ -31,6 +31,11 @@ public struct ExportTruths: Sendable, Equatable, Codable {
         /// The GPX file's path under `apple_health_export/` (as `FileReference@path` has it, minus
         /// the leading `/`), when the workout has a route.
         public var routeFile: String?
+        /// The fixes its route holds.
+        public var routeFixes: Int?
+        /// `WorkoutStatistics` of heart rate, written from iOS 16's era on.
+        public var averageHeartRate: Double?
+        public var swimmingStrokes: Int?
     }
 
     public struct ActivitySummary: Sendable, Equatable, Codable {
@@ -51,6 +56,12 @@ public struct ExportTruths: Sendable, Equatable, Codable {
     public var days: [DailyTotals]
     /// Top-level records per metric name (see `RecordStream.countedMetric`).
     public var recordCounts: [String: Int]
+    /// Top-level records per HealthKit type identifier, as the export writes them.
+    public var typeCounts: [String: Int]
+    /// Everything else the export holds, per element it comes from (see `WorkoutElements.counts`):
+    /// `WorkoutRoute trkpt`, `InstantaneousBeatsPerMinute`, `ActivitySummary <attribute>`,
+    /// `Electrocardiogram`, `Electrocardiogram voltage`, workout statistics, events, metadata.
+    public var partCounts: [String: Int]
     public var totalRecords: Int
     public var sleepNights: [SleepNight]
     public var workouts: [Workout]

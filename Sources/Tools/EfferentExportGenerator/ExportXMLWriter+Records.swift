@@ -9,6 +9,15 @@ extension ExportXMLWriter {
         out.append("\"")
         appendSourceAttributes(stream.source, plan: plan, address: sample.start &+ Int64(stream.rawValue), split: split)
         switch stream {
+        case .standHour:
+            appendDates(start: sample.start, end: sample.end, split: split)
+            out.append(sample.variant == 0 ? " value=\"HKCategoryValueAppleStandHourStood\"/>\n" : " value=\"HKCategoryValueAppleStandHourIdle\"/>\n")
+            return
+        case .mindfulSession:
+            // Mindful sessions have no value at all (HealthKit's notApplicable).
+            appendDates(start: sample.start, end: sample.end, split: split)
+            out.append("/>\n")
+            return
         case .sleepWatch, .sleepPhone:
             appendDates(start: sample.start, end: sample.end, split: split)
             out.append(" value=\"")
@@ -72,7 +81,14 @@ extension ExportXMLWriter {
         case .dietaryEnergy: out.append("kcal")
         case .dietaryProtein: out.append("g")
         case .systolic, .diastolic: out.append("mmHg")
-        case .sleepWatch, .sleepPhone: break
+        case .distanceCycling, .distanceSwimming: out.append("m")
+        case .swimmingStrokes: out.append("count")
+        case .walkingHeartRateAverage: out.append("count/min")
+        case .bodyFat: out.append("%")
+        case .audioExposure: out.append("dBASPL")
+        case .walkingSpeed: out.append("km/hr")
+        case .walkingStepLength: out.append("cm")
+        case .sleepWatch, .sleepPhone, .standHour, .mindfulSession: break
         }
     }
 

@@ -2,45 +2,43 @@ import EfferentTestSupport
 
 /// `Workout` elements in the three shapes of their eras: legacy total attributes (old years),
 /// `WorkoutStatistics` children (iOS 16 on), and nested `WorkoutActivity`/`WorkoutEvent` with a
-/// `WorkoutRoute` → `FileReference` (recent years).
+/// `WorkoutRoute` → `FileReference` (recent years); what each holds is `WorkoutElements`'.
 extension ExportXMLWriter {
     func writeWorkout(_ workout: DayPlan.Workout, plan: DayPlan) {
-        let legacy = plan.fraction < 0.5
-        let recent = plan.fraction >= 0.7
-        let end = workout.start + Int64(workout.duration)
+        let elements = WorkoutElements(workout, plan: plan, quirks: quirks)
+        let end = workout.end
         let split = quirks.multiLineAttributes
         out.append(" <Workout workoutActivityType=\"")
         out.append(Array(workout.kind.rawValue.utf8))
         out.append("\" duration=\"")
         appendMinutes(workout.duration)
         out.append("\" durationUnit=\"min\"")
-        if legacy {
-            if let distance = workout.distanceCentimeters {
-                out.append(" totalDistance=\"")
-                out.appendDecimal(distance, scale: 5)
-                out.append("\" totalDistanceUnit=\"km\"")
-            }
+        if let distance = elements.legacyDistance {
+            out.append(" totalDistance=\"")
+            out.appendDecimal(distance.value, scale: distance.scale)
+            out.append("\" totalDistanceUnit=\"km\"")
+        }
+        if let energy = elements.legacyEnergy {
             out.append(" totalEnergyBurned=\"")
-            out.appendDecimal(workout.energyMillikcal, scale: 3)
+            out.appendDecimal(energy.value, scale: energy.scale)
             out.append("\" totalEnergyBurnedUnit=\"kcal\"")
         }
         appendSourceAttributes(workout.source, plan: plan, address: workout.start, split: split)
         appendDates(start: workout.start, end: end, split: split)
         out.append(">\n")
-        let copies = recent && quirks.duplicateMetadataKeys ? 2 : 1
+        let copies = elements.recent && quirks.duplicateMetadataKeys ? 2 : 1
         for _ in 0..<copies {
             appendMetadata("HKTimeZone", ExportTimeline.zoneIdentifier, indent: "  ")
-            appendMetadata("HKIndoorWorkout", workout.kind == .yoga || workout.kind == .strength ? "1" : "0", indent: "  ")
-            if !legacy {
-                out.append("  <MetadataEntry key=\"HKAverageMETs\" value=\"")
-                out.appendDecimal(Int64(workout.energyMillikcal / Int64(max(workout.duration, 1))), scale: 2)
-                out.append(quirks.characterReferenceInUnit ? " kcal/hr&#183;kg\"/>\n" : " kcal/hr·kg\"/>\n")
+            for entry in elements.metadata {
+                out.append("  <MetadataEntry key=\"")
+                out.append(Array(entry.key.utf8))
+                out.append("\" value=\"")
+                out.append(entry.text)
+                out.append("\"/>\n")
             }
         }
-        if recent {
-            appendEvent("HKWorkoutEventTypeSegment", at: workout.start, seconds: workout.duration / 2, indent: "  ")
-            appendEvent("HKWorkoutEventTypeSegment", at: workout.start + Int64(workout.duration / 2),
-                        seconds: workout.duration - workout.duration / 2, indent: "  ")
+        for event in elements.events { appendEvent(event, indent: "  ") }
+        if elements.recent {
             out.append("  <WorkoutActivity uuid=\"")
             appendUUID(workout.start)
             out.append("\" startDate=\"")
@@ -50,12 +48,11 @@ extension ExportXMLWriter {
             out.append("\" duration=\"")
             appendMinutes(workout.duration)
             out.append("\" durationUnit=\"min\">\n")
-            appendEvent("HKWorkoutEventTypePause", at: workout.start + 600, seconds: nil, indent: "   ")
-            appendEvent("HKWorkoutEventTypeResume", at: workout.start + 600, seconds: nil, indent: "   ")
-            appendStatistics(workout, plan: plan, indent: "   ")
+            for event in elements.activityEvents { appendEvent(event, indent: "   ") }
+            for statistic in elements.activityStatistics { appendStatistic(statistic, workout, indent: "   ") }
             out.append("  </WorkoutActivity>\n")
         }
-        if !legacy { appendStatistics(workout, plan: plan, indent: "  ") }
+        for statistic in elements.statistics { appendStatistic(statistic, workout, indent: "  ") }
         if workout.hasRoute {
             let path = TruthBuilder.routePath(workout, timeline: timeline)
             out.append("  <WorkoutRoute sourceName=\"")
@@ -76,14 +73,14 @@ extension ExportXMLWriter {
         out.appendDecimal(Int64(seconds) * 100_000 / 60, scale: 5)
     }
 
-    private func appendEvent(_ type: StaticString, at instant: Int64, seconds: Int?, indent: StaticString) {
+    private func appendEvent(_ event: WorkoutElements.Event, indent: StaticString) {
         out.append(indent)
         out.append("<WorkoutEvent type=\"")
-        out.append(type)
+        out.append(Array(event.type.utf8))
         out.append("\" date=\"")
-        out.appendAppleDate(instant, offset: offset)
+        out.appendAppleDate(event.at, offset: offset)
         out.append("\"")
-        if let seconds {
+        if let seconds = event.seconds {
             out.append(" duration=\"")
             appendMinutes(seconds)
             out.append("\" durationUnit=\"min\"")
@@ -91,37 +88,25 @@ extension ExportXMLWriter {
         out.append("/>\n")
     }
 
-    private func appendStatistics(_ workout: DayPlan.Workout, plan: DayPlan, indent: StaticString) {
-        let end = workout.start + Int64(workout.duration)
+    private func appendStatistic(_ statistic: WorkoutElements.Statistic, _ workout: DayPlan.Workout, indent: StaticString) {
         out.append(indent)
-        out.append("<WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" startDate=\"")
+        out.append("<WorkoutStatistics type=\"")
+        out.append(Array(statistic.type.utf8))
+        out.append("\" startDate=\"")
         out.appendAppleDate(workout.start, offset: offset)
         out.append("\" endDate=\"")
-        out.appendAppleDate(end, offset: offset)
-        out.append("\" sum=\"")
-        out.appendDecimal(workout.energyMillikcal, scale: 3)
-        // Some sources write the same kilocalorie as "Cal".
-        out.append(plan.index % 4 == 1 ? "\" unit=\"Cal\"/>\n" : "\" unit=\"kcal\"/>\n")
-        if let distance = workout.distanceCentimeters {
-            out.append(indent)
-            out.append(workout.kind == .cycling
-                       ? "<WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceCycling\" startDate=\""
-                       : "<WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" startDate=\"")
-            out.appendAppleDate(workout.start, offset: offset)
-            out.append("\" endDate=\"")
-            out.appendAppleDate(end, offset: offset)
-            out.append("\" sum=\"")
-            out.appendDecimal(distance, scale: 5)
-            out.append("\" unit=\"km\"/>\n")
+        out.appendAppleDate(workout.end, offset: offset)
+        out.append("\"")
+        for (name, number) in statistic.values {
+            out.append(" ")
+            out.append(Array(name.utf8))
+            out.append("=\"")
+            out.appendDecimal(number.value, scale: number.scale)
+            out.append("\"")
         }
-        out.append(indent)
-        out.append("<WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"")
-        out.appendAppleDate(workout.start, offset: offset)
-        out.append("\" endDate=\"")
-        out.appendAppleDate(end, offset: offset)
-        out.append("\" average=\"")
-        out.appendDecimal(Int64(120_000 + workout.start % 30_000), scale: 3)
-        out.append("\" minimum=\"87\" maximum=\"162\" unit=\"count/min\"/>\n")
+        out.append(" unit=\"")
+        out.append(Array(statistic.unit.utf8))
+        out.append("\"/>\n")
     }
 
     /// A UUID-shaped identifier derived from `value`.

@@ -11,6 +11,10 @@ enum RecordStream: Int, Sendable, CaseIterable {
     case dietaryEnergy, dietaryProtein
     case systolic, diastolic
     case sleepWatch, sleepPhone
+    // Types beyond the first catalogue (decision A.9), after the rest so earlier streams keep their draws.
+    case distanceCycling, distanceSwimming, swimmingStrokes
+    case walkingHeartRateAverage, bodyFat, standHour, mindfulSession, audioExposure
+    case walkingSpeed, walkingStepLength
 
     var type: String {
         switch self {
@@ -33,13 +37,26 @@ enum RecordStream: Int, Sendable, CaseIterable {
         case .systolic: "HKQuantityTypeIdentifierBloodPressureSystolic"
         case .diastolic: "HKQuantityTypeIdentifierBloodPressureDiastolic"
         case .sleepWatch, .sleepPhone: "HKCategoryTypeIdentifierSleepAnalysis"
+        case .distanceCycling: "HKQuantityTypeIdentifierDistanceCycling"
+        case .distanceSwimming: "HKQuantityTypeIdentifierDistanceSwimming"
+        case .swimmingStrokes: "HKQuantityTypeIdentifierSwimmingStrokeCount"
+        case .walkingHeartRateAverage: "HKQuantityTypeIdentifierWalkingHeartRateAverage"
+        case .bodyFat: "HKQuantityTypeIdentifierBodyFatPercentage"
+        case .standHour: "HKCategoryTypeIdentifierAppleStandHour"
+        case .mindfulSession: "HKCategoryTypeIdentifierMindfulSession"
+        case .audioExposure: "HKQuantityTypeIdentifierEnvironmentalAudioExposure"
+        case .walkingSpeed: "HKQuantityTypeIdentifierWalkingSpeed"
+        case .walkingStepLength: "HKQuantityTypeIdentifierWalkingStepLength"
         }
     }
 
+    /// Category streams: their records carry an enum string (or none), not a number.
+    var isCategory: Bool { self == .sleepWatch || self == .sleepPhone || self == .standHour || self == .mindfulSession }
+
     var source: ExportSource {
         switch self {
-        case .stepsPhone, .distancePhone, .flightsPhone, .sleepPhone: .iPhone
-        case .bodyMassScale, .systolic, .diastolic: .healthMate
+        case .stepsPhone, .distancePhone, .flightsPhone, .sleepPhone, .walkingSpeed, .walkingStepLength: .iPhone
+        case .bodyMassScale, .systolic, .diastolic, .bodyFat: .healthMate
         case .bodyMassManual: .health
         case .dietaryEnergy, .dietaryProtein: .myFitnessPal
         default: .watch
@@ -53,7 +70,10 @@ enum RecordStream: Int, Sendable, CaseIterable {
         case .activeEnergy, .basalEnergy: 3 // kcal, held in millikilocalories
         case .heartRateVariability: 3
         case .oxygenSaturation: 2
-        case .bodyMassScale, .bodyMassManual, .dietaryEnergy, .dietaryProtein, .vo2Max, .respiratoryRate: 1
+        case .bodyMassScale, .bodyMassManual, .dietaryEnergy, .dietaryProtein, .vo2Max, .respiratoryRate, .audioExposure: 1
+        case .distanceCycling, .distanceSwimming: 2 // m, held in centimetres
+        case .bodyFat: 3 // a fraction, held in thousandths
+        case .walkingSpeed: 2 // km/hr, held in hundredths
         default: 0
         }
     }
@@ -69,6 +89,9 @@ enum RecordStream: Int, Sendable, CaseIterable {
         case .exercise: .exerciseTime
         case .stand: .standTime
         case .dietaryEnergy: .dietaryEnergy
+        case .distanceCycling: .distanceCycling
+        case .distanceSwimming: .distanceSwimming
+        case .swimmingStrokes: .swimmingStrokes
         default: nil
         }
     }
@@ -95,6 +118,16 @@ enum RecordStream: Int, Sendable, CaseIterable {
         case .systolic: "bloodPressureSystolic"
         case .diastolic: "bloodPressureDiastolic"
         case .sleepWatch, .sleepPhone: "sleep"
+        case .distanceCycling: "distanceCycling"
+        case .distanceSwimming: "distanceSwimming"
+        case .swimmingStrokes: "swimmingStrokeCount"
+        case .walkingHeartRateAverage: "walkingHeartRateAverage"
+        case .bodyFat: "bodyFatPercentage"
+        case .standHour: "appleStandHour"
+        case .mindfulSession: "mindfulSession"
+        case .audioExposure: "environmentalAudioExposure"
+        case .walkingSpeed: "walkingSpeed"
+        case .walkingStepLength: "walkingStepLength"
         }
     }
 }

@@ -7,6 +7,8 @@ struct TruthBuilder {
     func build() -> ExportTruths {
         var days = [DailyTotals]()
         var counts = [String: Int]()
+        var types = [String: Int]()
+        var parts = [String: Int]()
         var total = 0
         var nights = [ExportTruths.SleepNight]()
         var workouts = [ExportTruths.Workout]()
@@ -22,6 +24,8 @@ struct TruthBuilder {
             for stream in RecordStream.allCases {
                 let samples = plan.samples(stream)
                 counts[stream.countedMetric, default: 0] += samples.count
+                types[stream.type, default: 0] += samples.count
+                if stream == .heartRateVariability { parts["InstantaneousBeatsPerMinute", default: 0] += samples.count * 8 }
                 total += samples.count
                 if stream == .stand { standHours = samples.count }
                 guard let metric = stream.totalMetric, !samples.isEmpty else { continue }
@@ -42,22 +46,38 @@ struct TruthBuilder {
             if !byMetric.isEmpty { days.append(totals) }
 
             if plan.watchEra {
+                for attribute in ["activeEnergyBurned", "activeEnergyBurnedGoal", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime",
+                                  "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal"] {
+                    parts["ActivitySummary \(attribute)", default: 0] += 1
+                }
                 summaries.append(ExportTruths.ActivitySummary(date: plan.date, activeEnergyKcal: totals.activeEnergyKcal ?? 0,
                                                               exerciseMinutes: Int(totals.exerciseMinutes ?? 0), standHours: standHours))
             }
             if let night = plan.night { nights.append(Self.night(night, date: plan.date)) }
             if let workout = plan.workout {
+                let elements = WorkoutElements(workout, plan: plan, quirks: options.quirks)
+                for (key, count) in elements.counts { parts[key, default: 0] += count }
+                let fixes = workout.hasRoute ? GPXRoute.fixCount(for: workout) : nil
+                if let fixes { parts["WorkoutRoute trkpt", default: 0] += fixes }
+                let heart = elements.statistics.first { $0.type == "HKQuantityTypeIdentifierHeartRate" }?.values.first { $0.name == "average" }
                 workouts.append(ExportTruths.Workout(
                     activityType: workout.kind.rawValue, start: workout.start, durationSeconds: workout.duration,
                     source: workout.source.name, energyKcal: Double(workout.energyMillikcal) / 1000,
                     distanceMeters: workout.distanceCentimeters.map { Double($0) / 100 },
-                    routeFile: workout.hasRoute ? Self.routePath(workout, timeline: timeline) : nil))
+                    routeFile: workout.hasRoute ? Self.routePath(workout, timeline: timeline) : nil,
+                    routeFixes: fixes, averageHeartRate: heart.map { Double($0.number.value) / 1000 },
+                    swimmingStrokes: workout.strokes.map(Int.init)))
+            }
+            if let ecg = plan.electrocardiogram {
+                parts["Electrocardiogram", default: 0] += 1
+                parts["Electrocardiogram voltage", default: 0] += ecg.voltages.count
             }
         }
         var future = [LocalDate]()
         if options.quirks.futureDatedRecord {
             future.append(FutureRecord.date)
             counts["bodyMass", default: 0] += 1
+            types["HKQuantityTypeIdentifierBodyMass", default: 0] += 1
             total += 1
         }
         var offsetText = TextBuffer()
@@ -66,7 +86,7 @@ struct TruthBuilder {
             seed: options.seed, years: options.years, timeZone: ExportTimeline.zoneIdentifier,
             exportOffset: String(decoding: offsetText.bytes.suffix(5), as: UTF8.self),
             firstDate: timeline.date(ofDay: 0), lastDate: timeline.date(ofDay: timeline.dayCount - 1),
-            days: days, recordCounts: counts, totalRecords: total, sleepNights: nights, workouts: workouts,
+            days: days, recordCounts: counts, typeCounts: types, partCounts: parts, totalRecords: total, sleepNights: nights, workouts: workouts,
             activitySummaries: summaries, overlapTallies: tallies, plannedPartialOverlaps: partials,
             futureDatedRecordDates: future,
             mainXMLPath: "apple_health_export/" + (options.quirks.localizedFileName ? "eksport.xml" : "export.xml"))
@@ -75,7 +95,7 @@ struct TruthBuilder {
     /// A fixed-point sum in the metric's protocol unit.
     static func canonical(_ sum: Double, metric: DailyTotals.Metric) -> Double {
         switch metric {
-        case .distance: sum / 100 // centimetres → m
+        case .distance, .distanceCycling, .distanceSwimming: sum / 100 // centimetres → m
         case .activeEnergy, .basalEnergy: sum / 1000 // millikilocalories → kcal
         case .dietaryEnergy: sum / 10 // tenths of kcal → kcal
         default: sum

@@ -1,0 +1,49 @@
+import EfferentCore
+
+/// A workout's statistics and route, found among the events of its days (decision A.9): the
+/// `workout.<type>.<aggregate>` records of its source that start when it starts, and the route
+/// fixes (of any source) inside its span.
+struct WorkoutStatistics {
+    struct Key: Hashable {
+        let source: String?
+        let start: Int64
+    }
+
+    private var byWorkout: [Key: [String: Double]] = [:]
+    /// Route fix starts, sorted (one per fix: the latitude row).
+    private let fixes: [Int64]
+
+    init(_ events: [ArchiveEvent]) {
+        var fixes = [Int64]()
+        for item in events {
+            let event = item.event
+            if event.metric == RecordParts.route["latitude"]!.metric {
+                fixes.append(event.start)
+            } else if event.metric.hasPrefix("workout."), !event.metric.hasPrefix(RecordParts.workoutActivity + "."), let value = event.value {
+                byWorkout[Key(source: event.source, start: event.start), default: [:]][event.metric, default: 0] += value
+            }
+        }
+        self.fixes = fixes.sorted()
+    }
+
+    func fill(_ workout: inout WorkoutsAnswer.Workout) {
+        if let values = byWorkout[Key(source: workout.source, start: workout.start)] {
+            let distances = values.filter { $0.key.hasPrefix("workout.distance") && $0.key.hasSuffix(".sum") }
+            if !distances.isEmpty { workout.distanceMeters = distances.values.reduce(0, +) }
+            workout.activeEnergyKcal = values["workout.activeEnergy.sum"]
+            workout.averageHeartRate = values["workout.heartRate.average"]
+            workout.maximumHeartRate = values["workout.heartRate.maximum"]
+        }
+        let first = lowerBound(workout.start), last = lowerBound(workout.end + 1)
+        if last > first { workout.routeFixes = last - first }
+    }
+
+    private func lowerBound(_ moment: Int64) -> Int {
+        var low = 0, high = fixes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if fixes[middle] < moment { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

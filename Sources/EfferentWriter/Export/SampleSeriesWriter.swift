@@ -1,0 +1,64 @@
+import EfferentCore
+
+/// Writes samples taken faster than once a second — route fixes, ECG voltages, beats, an
+/// audiogram's points — as part records whose end is the sample's ordinal within its whole
+/// second (decision A.9, `RecordParts.isSampleSeries`), so the order and the pairing of a fix's
+/// fields survive the day body's row sort.
+final class SampleSeriesWriter {
+    let sink: ExportSink
+    let source: String
+    let deviceModel: String?
+    private var second: Int64 = .min
+    private var ordinal: Int64 = 0
+    /// Samples written so far.
+    private(set) var count = 0
+
+    init(sink: ExportSink, source: String, deviceModel: String? = nil) {
+        self.sink = sink
+        self.source = source
+        self.deviceModel = deviceModel
+    }
+
+    /// One sample at `instant` (Unix seconds, fractions allowed): `values` are (part, value, unit as
+    /// written) and share the sample's start and ordinal; a part without a value is not written
+    /// unless `keepingEmpty` (a beat whose rate is unknown is still a beat).
+    func write(at instant: Double, _ values: [(part: RecordParts.Part, value: Double?, unit: String?)], keepingEmpty: Bool = false) throws {
+        let whole = Int64(instant.rounded(.down))
+        if whole == second { ordinal += 1 } else { second = whole; ordinal = 0 }
+        count += 1
+        for (part, value, unit) in values {
+            guard value != nil || keepingEmpty else { continue }
+            try sink.record(SourceRecord(kind: .part, type: part.metric, source: source, deviceModel: deviceModel,
+                                         start: Double(whole), end: Double(whole + ordinal), value: value, unit: unit ?? part.unit))
+        }
+    }
+}
+
+/// One GPS fix, as GPX, inline `Location` elements and PulsHealth route lines carry it.
+struct RouteFix {
+    var time: Double?
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var speed: Double?
+    var course: Double?
+    var horizontalAccuracy: Double?
+    var verticalAccuracy: Double?
+
+    /// The fix's fields as parts; a negative speed, course or accuracy is Core Location's
+    /// "invalid" and is not written.
+    var parts: [(part: RecordParts.Part, value: Double?, unit: String?)] {
+        func valid(_ value: Double?) -> Double? { value.flatMap { $0 >= 0 ? $0 : nil } }
+        let table = RecordParts.route
+        return [(table["latitude"]!, latitude, nil), (table["longitude"]!, longitude, nil), (table["altitude"]!, altitude, nil),
+                (table["speed"]!, valid(speed), nil), (table["course"]!, valid(course), nil),
+                (table["horizontalAccuracy"]!, valid(horizontalAccuracy), nil), (table["verticalAccuracy"]!, valid(verticalAccuracy), nil)]
+    }
+
+    /// Writes the fix when it has a time and both coordinates; returns whether it did.
+    func write(to writer: SampleSeriesWriter) throws -> Bool {
+        guard let time, latitude != nil, longitude != nil else { return false }
+        try writer.write(at: time, parts)
+        return true
+    }
+}
