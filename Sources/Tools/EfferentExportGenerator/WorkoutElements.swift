@@ -27,6 +27,7 @@ struct WorkoutElements {
         var text: [UInt8]
     }
 
+    let kind: DayPlan.WorkoutKind
     /// Before iOS 16 totals lived in attributes; recent workouts nest a `WorkoutActivity`.
     let legacy: Bool
     let recent: Bool
@@ -41,6 +42,7 @@ struct WorkoutElements {
     let activityStatistics: [Statistic]
 
     init(_ workout: DayPlan.Workout, plan: DayPlan, quirks: ExportQuirks) {
+        kind = workout.kind
         legacy = plan.fraction < 0.5
         recent = plan.fraction >= 0.7
         legacyDistance = legacy ? workout.distanceCentimeters.map { Number(value: $0, scale: 5) } : nil
@@ -112,14 +114,14 @@ struct WorkoutElements {
 
     /// What the truths count for this workout, by the element each part comes from:
     /// `WorkoutStatistics <type> <aggregate>` (with `WorkoutActivity ` in front when nested),
-    /// `Workout@totalDistance`, `MetadataEntry <key>`, `WorkoutEvent`, `WorkoutActivity`.
+    /// `Workout@totalDistance <activity type>`, `MetadataEntry <key>`, `WorkoutEvent`, `WorkoutActivity`.
     var counts: [String: Int] {
         var counts = [String: Int]()
         for statistic in statistics { for value in statistic.values { counts["WorkoutStatistics \(statistic.type) \(value.name)", default: 0] += 1 } }
         for statistic in activityStatistics {
             for value in statistic.values { counts["WorkoutActivity WorkoutStatistics \(statistic.type) \(value.name)", default: 0] += 1 }
         }
-        if legacyDistance != nil { counts["Workout@totalDistance", default: 0] += 1 }
+        if legacyDistance != nil { counts["Workout@totalDistance \(kind.rawValue)", default: 0] += 1 }
         if legacyEnergy != nil { counts["Workout@totalEnergyBurned", default: 0] += 1 }
         for entry in metadata { counts["MetadataEntry \(entry.key)", default: 0] += 1 }
         counts["WorkoutEvent", default: 0] += events.count + activityEvents.count

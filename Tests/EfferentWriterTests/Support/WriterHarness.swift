@@ -1,6 +1,7 @@
 import EfferentHTTP
 import EfferentClient
 import EfferentCore
+import EfferentReader
 @testable import EfferentServer
 @testable import EfferentWriter
 import Foundation
@@ -73,6 +74,13 @@ final class WriterHarness: @unchecked Sendable {
         let plaintext = try SealedEnvelope.open(sealed, with: reading.privateKey, aad: .day(bucket: reading.bucket.rawValue, day: day))
         guard case let .columnar(columns) = try DayBody.inflate(plaintext).decoded() else { return nil }
         return columns.events
+    }
+
+    /// What a reader sees: the archive synced into a mirror by the reader's own `Syncer`.
+    func syncedSource() async throws -> MirrorSource {
+        let mirror = try Mirror(profile: Profile(directory: directory + "/reader"), endpoint: "http://127.0.0.1:\(daemon.port)")
+        _ = try await Syncer(client: client, reading: reading, mirror: mirror).run()
+        return MirrorSource(mirror: mirror)
     }
 
     func archivedTimeZone(_ day: CalendarDay) async throws -> String? {
