@@ -12,8 +12,8 @@ struct Overview: AnswerSubcommand {
 
 struct Daily: AnswerSubcommand {
     static let spec = CommandSpec(
-        name: "daily", abstract: "Daily totals per day (steps, active energy, …), as the Health app shows them.",
-        options: [.init("metric", value: "NAME", help: "A total to list; repeat for several.", default: "steps and activeEnergy",
+        name: "daily", abstract: "Per day: totals summed as the Health app shows them, readings as min, mean and max.",
+        options: [.init("metric", value: "NAME", help: "A metric to list (any in overview); repeat for several.", default: "steps and activeEnergy",
                         repeatable: true)] + ReadingOptions.specs)
     let options: ReadingOptions
     let metrics: [String]
@@ -27,7 +27,7 @@ struct Daily: AnswerSubcommand {
 struct Statistics: AnswerSubcommand {
     static let spec = CommandSpec(
         name: "statistics", abstract: "Distribution of a metric per day, week, month or year (min, percentiles, mean, max, sum).",
-        options: [.init("metric", value: "NAME", help: "A total, or heartRate, restingHeartRate, heartRateVariability, …"),
+        options: [.init("metric", value: "NAME", help: "A total or a reading: steps, heartRate, bloodPressureSystolic, … (overview lists them)."),
                   .init("group-by", value: "PERIOD", help: "day, week, month or year.", default: "month")] + ReadingOptions.specs)
     let options: ReadingOptions
     let metric: String
@@ -53,7 +53,7 @@ struct Sleep: AnswerSubcommand {
 
 struct Workouts: AnswerSubcommand {
     static let spec = CommandSpec(
-        name: "workouts", abstract: "Workouts with their activity, minutes and source, and a count per activity.",
+        name: "workouts", abstract: "Workouts with activity, minutes, source, distance, energy, heart rate and GPS fixes; a count per activity.",
         options: [.init("activity", value: "NAME", help: "Only this activity (running, walking, cycling, …).")] + ReadingOptions.specs)
     let options: ReadingOptions
     let activity: String?

@@ -63,7 +63,7 @@ public enum MetricMapping {
             guard let integer = CategoryValue.integer(record.category) else {
                 return refuse("category value \(record.category ?? "") is not one HealthKit defines")
             }
-            let name = nativeName(record.type) ?? HealthKitName.metric(for: record.type)
+            let name = categoryNames[record.type] ?? nativeName(record.type) ?? HealthKitName.metric(for: record.type)
             return .success(Mapped(target: Target(metric: name, isTotal: false, unit: nil), value: Double(integer),
                                    stage: nil, activity: nil, duration: nil))
         case .workout:
@@ -80,6 +80,8 @@ public enum MetricMapping {
     /// A quantity's target: a native name, the quantity catalogue's entry, or — for a type newer
     /// than the catalogue — a record in the unit it was written with.
     static func quantityTarget(_ record: SourceRecord) -> Target {
+        // One lookup per record on the import's hot path, as before decision A.9.
+        if let known = quantityTargets[record.type] { return known }
         if let name = nativeName(record.type) { return target(forMetric: name, unit: record.unit) }
         let metric = HealthKitName.metric(for: record.type)
         guard let entry = QuantityCatalogue.entry(for: record.type) else { return Target(metric: metric, isTotal: false, unit: record.unit) }
@@ -106,6 +108,18 @@ public enum MetricMapping {
         return .success(Mapped(target: Target(metric: record.type, isTotal: false, unit: wire), value: value,
                                stage: nil, activity: activity, duration: record.duration))
     }
+
+    /// Every known quantity identifier's target, computed once.
+    static let quantityTargets: [String: Target] = Dictionary(uniqueKeysWithValues: QuantityCatalogue.identifiers.compactMap { identifier in
+        QuantityCatalogue.entry(for: identifier).map {
+            (identifier, Target(metric: HealthKitName.metric(for: identifier), isTotal: $0.style == .cumulative, unit: $0.unit))
+        }
+    })
+
+    /// Every known category identifier's metric, computed once.
+    static let categoryNames: [String: String] = Dictionary(uniqueKeysWithValues: HealthCatalogue.categoryIdentifiers.map {
+        ($0, HealthKitName.metric(for: $0))
+    })
 
     static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000]
 

@@ -6,12 +6,17 @@ import Foundation
 /// Issue 2's figures: a synthetic decade sealed and opened by the core, next to libsodium's HPKE
 /// plus zlib written directly in C over the same bodies.
 enum CoreBench {
+    /// The decade of the first catalogue (as before issue 14), then with every type it carries.
     static func run() throws {
-        let decade = SyntheticDecade.days()
+        try run(SyntheticDecade.days(), title: "Core: a decade of days (one core, median of 3)")
+        try run(SyntheticDecade.days(everyType: true), title: "Core: the same decade with every HealthKit type (routes, beats, ECGs, …)")
+    }
+
+    static func run(_ decade: [(CalendarDay, [DayEvent])], title: String) throws {
         let eventCount = decade.reduce(0) { $0 + $1.1.count }
         let reading = ReadingKey()
         let bucket = reading.bucket.rawValue
-        print("synthetic decade: \(decade.count) days, \(eventCount) events (\(eventCount / decade.count) a day)")
+        print("\nsynthetic decade: \(decade.count) days, \(eventCount) events (\(eventCount / decade.count) a day)")
 
         // Efferent: events → canonical body → deflate → HPKE seal, one core.
         let deflater = try Deflater()
@@ -83,7 +88,7 @@ enum CoreBench {
                                                        aad: .day(bucket: bucket, day: decade[index].0)).count
         }
 
-        Measure.header("Core: a decade of days (one core, median of 3)")
+        Measure.header(title)
         Measure.row("build + encode + deflate + seal, decade", Measure.format(sealTime, "s", digits: 3),
                     "C deflate+HPKE " + Measure.format(floorSealTime, "s", digits: 3), ratio: sealTime / floorSealTime, goal: "≤ 2.00× floor")
         Measure.row("open + inflate + decode + expand", Measure.format(Double(decade.count) / openTime, "days/s", digits: 0),
@@ -99,6 +104,9 @@ enum CoreBench {
                      openOnly, inflateOnly, decodeOnly, expandOnly))
         print("  sealed decade \(String(format: "%.2f", Double(sealedBytes) / 1_048_576)) MiB; uncompressed bodies "
               + "\(String(format: "%.1f", Double(flatBodies.count) / 1_048_576)) MiB; peak RSS \(String(format: "%.0f", Measure.peakRSSMiB)) MiB")
+        let largest = sealed.map(\.count).max() ?? 0
+        print("  largest sealed day \(String(format: "%.1f", Double(largest) / 1024)) KiB (limit 1024 KiB); "
+              + "\(sealed.filter { $0.count > 256 * 1024 }.count) days over 256 KiB")
     }
 
     static func floorSealedBlobs(bodies: [[UInt8]], reading: ReadingKey) throws -> (flat: [UInt8], lengths: [Int]) {

@@ -10,11 +10,16 @@ import EfferentCore
 enum SyntheticDecade {
     static let start = CalendarDay(year: 2016, month: 1, day: 1)!
 
-    static func days(count: Int = 3650, seed: UInt64 = 2026) -> [(CalendarDay, [DayEvent])] {
+    /// The decade; with `everyType`, each day also holds what decision A.9 carries beyond the
+    /// catalogue (`SyntheticDecade+EveryType`), drawn from a second generator so the catalogue's
+    /// events are the same either way.
+    static func days(count: Int = 3650, seed: UInt64 = 2026, everyType: Bool = false) -> [(CalendarDay, [DayEvent])] {
         var random = SplitMix64(seed: seed)
+        var extra = SplitMix64(seed: seed ^ 0xA9)
         return (0..<count).map { index in
             let day = start.adding(days: index)
-            return (day, events(for: day, random: &random, hourly: index >= count - 365))
+            let base = events(for: day, random: &random, hourly: index >= count - 365)
+            return (day, everyType ? base + extraEvents(for: day, index: index, base: base, random: &extra) : base)
         }
     }
 

@@ -1,17 +1,18 @@
 import EfferentExportGenerator
 import Foundation
 
-// efferent-export-gen --years 10 --out /tmp/export.zip [--last-day YYYY-MM-DD] [--xml] [--store]
+// efferent-export-gen --years 10 --out /tmp/export.zip [--days N] [--last-day YYYY-MM-DD] [--xml] [--store]
 //                     [--seed N] [--level N] [--clean] [--dtd none|13|12-malformed]
 // Writes the export and `<out minus extension>.truths.json`; prints size and time.
 
 let usage = """
-USAGE: efferent-export-gen --out PATH [--years N] [--last-day YYYY-MM-DD] [--seed N] [--xml] [--store] [--level N] [--clean] [--dtd none|13|12-malformed]
+USAGE: efferent-export-gen --out PATH [--years N | --days N] [--last-day YYYY-MM-DD] [--seed N] [--xml] [--store] [--level N] [--clean] [--dtd none|13|12-malformed]
 
 Generates a realistic Apple Health export with known true answers beside it (PATH.truths.json).
   --out PATH     the zip (or with --xml, the XML) to write
   --years N      years of data (default: 1)
   --last-day D   the last day with data, yyyy-MM-dd (default: 2025-06-14); the export is taken the next morning
+  --days N       only the last N days (every era and type in small; overrides --years)
   --seed N       the seed; one seed, one set of bytes (default: 1)
   --xml          write the main XML alone instead of a zip
   --store        store zip entries uncompressed (fastest)
@@ -44,6 +45,9 @@ while !arguments.isEmpty {
     case "--years":
         guard let years = Int(value()), years >= 1, years <= 50 else { fail("--years takes a whole number from 1 to 50.") }
         options.years = years
+    case "--days":
+        guard let days = Int(value()), days >= 2, days <= 20_000 else { fail("--days takes a whole number from 2 to 20000.") }
+        options.days = days
     case "--seed":
         guard let seed = UInt64(value()) else { fail("--seed takes a whole number.") }
         options.seed = seed
