@@ -193,6 +193,58 @@ import Glibc
         #expect(refused.status == 1 && refused.stderr.contains("no editor key"), "\(refused.stderr)")
     }
 
+    /// Every HealthKit type through the real binaries (decision A.9): the import names what it
+    /// carried and what it left out; the reader's answers take any metric; a route goes out as GPX.
+    @Test func everyTypeThroughTheCommands() throws {
+        let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let truths = try ExportGenerator(options: ExportOptions(seed: 14, days: 75)).writeZip(to: URL(fileURLWithPath: work + "/export.zip"))
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let writer = CommandRunner(home: work + "/phone")
+        #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Paris"]).status == 0)
+        let imported = try writer.run(["import", work + "/export.zip"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("\ncarried: ") && imported.stdout.contains(" route fixes (workoutRoute.latitude)"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("\nleft out on purpose: ") && imported.stdout.contains("Health Records stay in Health"))
+        #expect(!imported.stdout.contains("not carried"), "\(imported.stdout)")
+        #expect(try writer.run(["push"]).status == 0)
+        let handoffFile = work + "/handoff.txt"
+        try writer.run(["handoff"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
+        chmod(handoffFile, 0o600)
+        let reader = CommandRunner(home: work + "/laptop")
+        #expect(try reader.run(["connect", "--handoff", handoffFile]).status == 0)
+        #expect(try reader.run(["sync"]).status == 0)
+
+        let overview = try JSONParser.parse(try reader.run(["overview", "--format", "json", "--offline"]).stdout)
+        let lines = overview["metrics"]?.arrayValue ?? []
+        func line(_ metric: String) -> JSONValue? { lines.first { $0["metric"] == .string(metric) } }
+        #expect(line("bloodPressureSystolic")?["unit"] == .string("mmHg") && line("bloodPressureSystolic")?["kind"] == .string("record"))
+        #expect(line("distanceCycling")?["kind"] == .string("total"))
+        #expect(line("workoutRoute.latitude")?["unitNote"]?.stringValue?.contains("ordinal") == true)
+        #expect(line("bodyFatPercentage")?["unitNote"]?.stringValue?.hasPrefix("fraction of 1") == true)
+        #expect(lines.count > 40, "\(lines.count) metrics")
+        let since = truths.firstDate.description, until = truths.lastDate.description
+        let daily = try reader.run(["daily", "--metric", "heartRate", "--metric", "distanceCycling", "--since", since, "--until", until,
+                                    "--format", "csv", "--offline"])
+        #expect(daily.stdout.hasPrefix("day,heartRate.min,heartRate.mean,heartRate.max,distanceCycling\r\n"), "\(daily.stdout.prefix(200))")
+        let statistics = try reader.run(["statistics", "--metric", "bloodPressureSystolic", "--since", since, "--until", until,
+                                         "--format", "json", "--offline"])
+        #expect(try JSONParser.parse(statistics.stdout)["rows"]?.arrayValue?.isEmpty == false, "\(statistics.stdout)")
+        let workouts = try reader.run(["workouts", "--since", since, "--until", until, "--format", "csv", "--offline"])
+        #expect(workouts.stdout.contains("distanceMeters,activeEnergyKcal,averageHeartRate"), "\(workouts.stdout.prefix(300))")
+
+        let routed = try #require(truths.workouts.first { $0.routeFile != nil })
+        let start = ISOInstant.text(routed.start)
+        let gpx = try reader.run(["export", "route", "--start", start, "--offline", "--out", work + "/run.gpx"])
+        #expect(gpx.status == 0, "\(gpx.stderr)")
+        let text = try String(contentsOfFile: work + "/run.gpx", encoding: .utf8)
+        #expect(text.hasPrefix("<?xml") && text.components(separatedBy: "<trkpt ").count - 1 == routed.routeFixes)
+        let noWorkout = try reader.run(["export", "route", "--start", "2001-01-01T00:00:00Z", "--offline"])
+        #expect(noWorkout.status == 1 && noWorkout.stderr.contains("no workout starts at 2001-01-01T00:00:00Z"), "\(noWorkout.stderr)")
+        #expect(try reader.run(["export", "route"]).status == 64)
+    }
+
     /// An import's memory stays bounded: a generated year of exports (1.5 M lines of XML with every
     /// quirk) through the real binary, its own peak RSS as the kernel reports it to `wait4`.
     @Test func anImportRunsInBoundedMemory() throws {

@@ -21,6 +21,23 @@ import Testing
         }
     }
 
+    /// Reading only some metrics steps over the others' columns and gives exactly the series a
+    /// whole decode has of those metrics, ids numbered the same (decision A.9's readers ask this).
+    @Test func aMetricFilterReadsExactlyThoseSeries() throws {
+        var days = RandomDays(seed: 0xF17E_12)
+        for index in 0..<500 {
+            let body = DayBody(events: days.day(), timeZone: "UTC")
+            guard case let .columnar(whole) = try body.decoded() else { Issue.record("day \(index) is not layout 2"); return }
+            let metrics = Set(whole.series.map(\.key.metric))
+            guard let wanted = metrics.sorted().first else { continue }
+            guard case let .columnar(some) = try body.decoded(keeping: { $0 == wanted }) else { Issue.record("day \(index)"); return }
+            #expect(some.series == whole.series.filter { $0.key.metric == wanted }, "day \(index)")
+            #expect(some.expandedEvents().map(\.id) == whole.expandedEvents(metric: wanted).map(\.id), "day \(index)")
+            guard case let .columnar(none) = try body.decoded(keeping: { _ in false }) else { Issue.record("day \(index)"); return }
+            #expect(none.series.isEmpty && none.timeZone == "UTC")
+        }
+    }
+
     @Test func damagedBodiesThrowOrDecodeButNeverTrap() throws {
         var days = RandomDays(seed: 0xBAD_B0D1)
         var outcomes = (decoded: 0, refused: 0)

@@ -12,7 +12,9 @@ enum ColumnarReader {
     private static let duration = JSONScanner.pack("duration"), stage = JSONScanner.pack("stage")
     private static let activity = JSONScanner.pack("activity")
 
-    static func read(_ bytes: [UInt8]) -> ColumnarDay? {
+    /// The day, or with `keeping` only the series whose metric it accepts: the columns of the
+    /// others are stepped over, not read (a day of GPS fixes costs a heart-rate question nothing).
+    static func read(_ bytes: [UInt8], keeping: ((String) -> Bool)? = nil) -> ColumnarDay? {
         var scanner = JSONScanner(bytes)
         do {
             var list: [DaySeries]?
@@ -26,7 +28,11 @@ enum ColumnarReader {
                     var all = [DaySeries]()
                     try scanner.beginArray()
                     while try scanner.nextElement() {
-                        guard let one = try readSeries(&scanner) else { return nil }
+                        var skipped = false
+                        guard let one = try readSeries(&scanner, keeping: keeping, skipped: &skipped) else {
+                            if skipped { continue }
+                            return nil
+                        }
                         all.append(one)
                     }
                     list = all
@@ -46,8 +52,9 @@ enum ColumnarReader {
         }
     }
 
-    /// One series object; `nil` when it holds anything the full decoder would refuse or read otherwise.
-    private static func readSeries(_ scanner: inout JSONScanner) throws -> DaySeries? {
+    /// One series object; `nil` when it holds anything the full decoder would refuse or read
+    /// otherwise, or — with `skipped` set — when `keeping` does not want its metric.
+    private static func readSeries(_ scanner: inout JSONScanner, keeping: ((String) -> Bool)?, skipped: inout Bool) throws -> DaySeries? {
         var kind: DayEvent.Kind?, metricText: String?, bucketValue: DayEvent.Bucket?, unitText: String?, sourceText: String?
         var start: Int64?, steps: [Int64]?, spans: [Int64]?
         var values: [Double?]?, durations: [Double?]?, stages: [String?]?, activities: [String?]?
@@ -60,11 +67,18 @@ enum ColumnarReader {
         while true {
             let name = try scanner.nextShortMember()
             if name == 0 { break }
+            if skipped {
+                // Canonical bodies name the metric before its rows (`t`, `value`, …).
+                try scanner.skipColumnOrValue(name == k || name == bucket || name == unit || name == source || name == t0)
+                continue
+            }
             switch name {
             case k where once(1 << 0):
                 guard let known = DayEvent.Kind(rawValue: try scanner.readString()) else { return nil }
                 kind = known
-            case metric where once(1 << 1): metricText = try scanner.readString()
+            case metric where once(1 << 1):
+                metricText = try scanner.readString()
+                if let keeping, let metricText, !keeping(metricText) { skipped = true }
             case bucket where once(1 << 2):
                 guard let known = DayEvent.Bucket(rawValue: try scanner.readString()) else { return nil }
                 bucketValue = known
@@ -82,6 +96,7 @@ enum ColumnarReader {
             default: return nil
             }
         }
+        if skipped { return nil }
         guard let kind, let metricText, !metricText.isEmpty, let start, let steps, let spans, spans.count == steps.count else { return nil }
         let count = steps.count
         guard values.map({ $0.count == count }) ?? true, durations.map({ $0.count == count }) ?? true,

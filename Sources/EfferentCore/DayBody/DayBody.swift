@@ -22,4 +22,11 @@ public struct DayBody: Equatable, Sendable {
     public func decoded() throws(DayBodyError) -> DecodedDay {
         try DayBodyDecoder.decode(bytes)
     }
+
+    /// The day with only the series whose metric `keeping` accepts (layout 1 lines are returned
+    /// whole; the caller filters them). The other series' columns are stepped over unread, so
+    /// ask this only of a body that has decoded whole before (a mirrored day).
+    public func decoded(keeping: @escaping (String) -> Bool) throws(DayBodyError) -> DecodedDay {
+        try DayBodyDecoder.decode(bytes, keeping: keeping)
+    }
 }

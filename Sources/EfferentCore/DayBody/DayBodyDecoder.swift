@@ -8,7 +8,7 @@ enum DayBodyDecoder {
 
     /// §3.2 rule 1: decode UTF-8 and strip; empty is no events; a single line that starts with
     /// `{` and is an object with `series` is layout 2; anything else is layout 1.
-    static func decode(_ bytes: [UInt8]) throws(DayBodyError) -> DecodedDay {
+    static func decode(_ bytes: [UInt8], keeping: ((String) -> Bool)? = nil) throws(DayBodyError) -> DecodedDay {
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
         var lower = 0
         var upper = bytes.count
@@ -17,11 +17,13 @@ enum DayBodyDecoder {
         let text = bytes[lower..<upper]
         guard let first = text.first else { return .lines([]) }
         if first == UInt8(ascii: "{"), !text.contains(0x0A) {
-            if let day = ColumnarReader.read(Array(text)) { return .columnar(day) }
+            if let day = ColumnarReader.read(Array(text), keeping: keeping) { return .columnar(day) }
             let value: JSONValue
             do { value = try JSONParser.parse(Array(text)) } catch { throw .malformedJSON(error) }
             if let object = value.objectValue, object["series"] != nil {
-                return .columnar(try columnar(object))
+                let day = try columnar(object)
+                guard let keeping else { return .columnar(day) }
+                return .columnar(ColumnarDay(series: day.series.filter { keeping($0.key.metric) }, timeZone: day.timeZone))
             }
         }
         return .lines(lines(text))

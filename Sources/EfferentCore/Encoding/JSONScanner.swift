@@ -136,6 +136,39 @@ public struct JSONScanner {
         return try string()
     }
 
+    /// Steps over an array of numbers, strings and nulls (a column) without reading one of them:
+    /// a reader that does not want a series pays only for finding where its columns end. The
+    /// skipped text is not checked; the caller has read it whole once before (the mirror keeps
+    /// only days that decoded).
+    public mutating func skipColumn() throws(JSONError) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { throw error("expected an array") }
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "]"):
+                index += 1
+                return
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                throw error("a nested value inside a column")
+            default:
+                index += 1
+            }
+        }
+        throw error("the text ends inside an array")
+    }
+
+    /// Steps over a scalar member (`isScalar`) or a column.
+    mutating func skipColumnOrValue(_ isScalar: Bool) throws(JSONError) {
+        if isScalar { _ = try value() } else { try skipColumn() }
+    }
+
     /// Any value, as a tree.
     public mutating func value() throws(JSONError) -> JSONValue {
         skipSpace()

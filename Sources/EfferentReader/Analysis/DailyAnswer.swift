@@ -32,7 +32,7 @@ public struct DailyAnswer: Answer {
         self.metrics = metrics
         self.range = range
         let wanted = Set(metrics)
-        let events = try range.readEvents(from: source).filter { wanted.contains($0.event.metric) }
+        let events = try range.readEvents(from: source, matching: { wanted.contains($0) })
         let seen = Set(events.map(\.event.metric))
         for metric in metrics where !seen.contains(metric) && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)

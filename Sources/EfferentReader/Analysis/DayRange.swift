@@ -39,6 +39,11 @@ public struct DayRange: Sendable, Equatable {
     public func readEvents(from source: EventSource, extraAfter: Int = 0) throws -> [ArchiveEvent] {
         try source.events(from: since.previous, through: until.adding(days: extraAfter))
     }
+
+    /// The same, of the metrics an answer needs only.
+    public func readEvents(from source: EventSource, extraAfter: Int = 0, matching: @escaping (String) -> Bool) throws -> [ArchiveEvent] {
+        try source.events(from: since.previous, through: until.adding(days: extraAfter), matching: matching)
+    }
 }
 
 extension DayRange {

@@ -22,7 +22,7 @@ public struct SamplesAnswer: Answer {
         self.metric = metric
         let clock = LocalClock()
         var kept: [ArchiveEvent] = []
-        for item in try range.readEvents(from: source) where item.event.metric == metric {
+        for item in try range.readEvents(from: source, matching: { $0 == metric }) {
             if try clock.overlaps(item, range) { kept.append(item) }
         }
         // A stable sort keeps the archive's order among events that start and end together.

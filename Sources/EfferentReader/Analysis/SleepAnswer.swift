@@ -13,7 +13,7 @@ public struct SleepAnswer: Answer {
         self.range = range
         let clock = LocalClock()
         var byNight: [CalendarDay: [SleepNight.Stretch]] = [:]
-        for item in try range.readEvents(from: source, extraAfter: 1) where item.event.metric == "sleep" {
+        for item in try range.readEvents(from: source, extraAfter: 1, matching: { $0 == "sleep" }) {
             let event = item.event
             let night = try SleepNight.night(of: event.start, timeZone: item.timeZone, clock: clock)
             guard range.contains(night) else { continue }

@@ -42,7 +42,7 @@ public struct StatisticsAnswer: Answer {
         guard !MetricCatalogue.withoutValues.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
         self.metric = metric
         self.groupBy = groupBy
-        let events = try range.readEvents(from: source).filter { $0.event.metric == metric }
+        let events = try range.readEvents(from: source, matching: { $0 == metric })
         if events.isEmpty, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }

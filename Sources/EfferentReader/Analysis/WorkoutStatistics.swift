@@ -9,6 +9,9 @@ struct WorkoutStatistics {
         let start: Int64
     }
 
+    /// The metrics a workouts answer reads: workouts, their parts, and one field of each route fix.
+    static func wanted(_ metric: String) -> Bool { metric == "workout" || metric.hasPrefix("workout.") || metric == "workoutRoute.latitude" }
+
     private var byWorkout: [Key: [String: Double]] = [:]
     /// Route fix starts, sorted (one per fix: the latitude row).
     private let fixes: [Int64]

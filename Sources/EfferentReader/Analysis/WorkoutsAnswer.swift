@@ -36,7 +36,7 @@ public struct WorkoutsAnswer: Answer {
         self.range = range
         let clock = LocalClock()
         var workouts: [Workout] = []
-        let events = try range.readEvents(from: source, extraAfter: 1)
+        let events = try range.readEvents(from: source, extraAfter: 1, matching: WorkoutStatistics.wanted)
         let statistics = WorkoutStatistics(events)
         for item in events where item.event.metric == "workout" {
             guard try clock.overlaps(item, range) else { continue }

@@ -29,6 +29,15 @@ public struct MirrorSource: EventSource {
         try read(from: from, through: through, metric: metric)
     }
 
+    public func events(from: CalendarDay, through: CalendarDay, matching: @escaping (String) -> Bool) throws -> [ArchiveEvent] {
+        var out = [ArchiveEvent]()
+        for day in mirror.days where day >= from && day <= through {
+            guard let bytes = try mirror.body(day) else { continue }
+            try Self.appendEvents(of: bytes, day: day, matching: matching, to: &out)
+        }
+        return out
+    }
+
     func read(from: CalendarDay, through: CalendarDay, metric: String?) throws -> [ArchiveEvent] {
         var out = [ArchiveEvent]()
         for day in mirror.days where day >= from && day <= through {
@@ -47,17 +56,28 @@ public struct MirrorSource: EventSource {
 
     /// `events(of:)` appended straight to `out`, with no array of the day's events in between.
     static func appendEvents(of bytes: [UInt8], day: CalendarDay, metric: String?, to out: inout [ArchiveEvent]) throws {
+        try appendEvents(of: bytes, day: day, matching: metric.map { wanted in { $0 == wanted } }, to: &out)
+    }
+
+    /// With `matching`, only the series of the metrics it accepts are read (their ids numbered as
+    /// in the whole day: ids collide only within one metric, §3.2 rule 4).
+    static func appendEvents(of bytes: [UInt8], day: CalendarDay, matching: ((String) -> Bool)?, to out: inout [ArchiveEvent]) throws {
         let decoded: DecodedDay
-        do { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
+        do throws(DayBodyError) {
+            let body = DayBody(bytes: bytes)
+            if let matching { decoded = try body.decoded(keeping: matching) } else { decoded = try body.decoded() }
+        } catch {
+            throw MirrorError.unreadableDay(day, error.description)
+        }
         switch decoded {
         case let .columnar(columns):
-            for expanded in columns.expandedEvents(metric: metric) {
+            for expanded in columns.expandedEvents() {
                 out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
             }
         case .lines:
             let objects: [[String: JSONValue]]
             do { objects = try decoded.lineObjects() } catch { throw MirrorError.unreadableDay(day, error.description) }
-            out += objects.compactMap { LegacyLine.event($0, day: day) }.filter { metric == nil || $0.event.metric == metric }
+            out += objects.compactMap { LegacyLine.event($0, day: day) }.filter { matching?($0.event.metric) ?? true }
         }
     }
 }

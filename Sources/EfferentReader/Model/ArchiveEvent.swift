@@ -22,6 +22,9 @@ public protocol EventSource {
     func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent]
     /// The same, of one metric only (a source may skip expanding the rest).
     func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent]
+    /// The same, of the metrics `matching` accepts (a source may skip reading the rest: a day of
+    /// GPS fixes need not be decoded to answer for sleep).
+    func events(from: CalendarDay, through: CalendarDay, matching: @escaping (String) -> Bool) throws -> [ArchiveEvent]
     /// The days the source holds, ascending.
     func days() throws -> [CalendarDay]
     /// Every metric name the source's days hold.
@@ -37,6 +40,10 @@ extension EventSource {
 
     public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {
         try events(from: from, through: through).filter { $0.event.metric == metric }
+    }
+
+    public func events(from: CalendarDay, through: CalendarDay, matching: @escaping (String) -> Bool) throws -> [ArchiveEvent] {
+        try events(from: from, through: through).filter { matching($0.event.metric) }
     }
 }
 

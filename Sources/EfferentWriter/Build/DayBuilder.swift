@@ -75,12 +75,12 @@ public struct DayBuilder {
     /// GPS fixes does — its route fixes thinned to every 2nd, 3rd, … fix per source (first fix
     /// kept) until it fits (decision A.9). Every other record stays; a day still too big goes as
     /// it is and the service refuses it, as any oversized day.
-    public func fittedBody(for day: CalendarDay, deflater: Deflater) throws -> Fitted {
+    public func fittedBody(for day: CalendarDay, deflater: Deflater,
+                           budget: Int = ProtocolLimits.maxDayBytes - SealedEnvelope.overhead) throws -> Fitted {
         let events = try self.events(for: day)
-        let budget = ProtocolLimits.maxDayBytes - SealedEnvelope.overhead
         var body = DayBody(events: events, timeZone: store.zone.identifier)
         // Text that fits uncompressed fits deflated (deflate adds at most 5 bytes a 64 KiB block).
-        if body.bytes.count <= budget - 1024 { return Fitted(body: body, deflated: nil, keptEveryNthFix: 1) }
+        if body.bytes.count + 1024 <= budget { return Fitted(body: body, deflated: nil, keptEveryNthFix: 1) }
         var deflated = try body.deflated(using: deflater)
         guard deflated.count > budget else { return Fitted(body: body, deflated: deflated, keptEveryNthFix: 1) }
         // A fix is the (source, start, end) its fields share: `end` holds its ordinal in its second.

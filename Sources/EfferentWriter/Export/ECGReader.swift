@@ -5,8 +5,8 @@ import EfferentCore
 /// frequency, and one `electrocardiogram.voltage` sample per line (decision A.9).
 ///
 /// The header is `key,value` lines whose keys and values follow the export's language; the
-/// recorded date is the first value that reads as an export date, the rate the first value that
-/// reads as `<number> hertz|Hz`. Voltages are one number a line, with the locale's decimal mark
+/// recorded date is the first value that reads as an export date, the classification the line
+/// after it, the rate the first value that reads as `<number> hertz|Hz`. Voltages are one number a line, with the locale's decimal mark
 /// (`-265.868`, `-265,868`).
 public final class ECGReader {
     let sink: ExportSink
@@ -18,6 +18,8 @@ public final class ECGReader {
     private var unit: String?
     private var device: String?
     private var voltages: [Double] = []
+    /// Whether the last header line read was the recorded date: the classification follows it.
+    private var afterRecorded = false
 
     public init(sink: ExportSink, file: String) {
         self.sink = sink
@@ -67,11 +69,15 @@ public final class ECGReader {
         let key = String(decoding: line[..<comma], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         var value = String(decoding: line[(comma + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+        let follows = afterRecorded
+        afterRecorded = false
         if recorded == nil, case let .instant(instant) = ExportDate.appleHealth(ArraySlice(value.utf8)) {
             recorded = instant
+            afterRecorded = true
         } else if rate == nil, let hertz = Self.hertz(value) {
             rate = hertz
-        } else if key == "Classification" {
+        } else if key == "Classification" || (follows && classification == nil) {
+            // Keys follow the export's language; the classification is the line after the date.
             classification = value
         } else if key == "Unit" || value == "µV" || value == "mV" {
             unit = value

@@ -41,6 +41,8 @@ enum UnitConversion {
     static func convert(_ value: Double, from unit: String, to wire: String) -> Double? {
         guard value.isFinite else { return nil }
         if let factor = factors[wire]?[unit] { return value * factor }
+        // A type newer than the catalogue keeps the unit it was written in.
+        if unit == wire { return value }
         switch (wire, unit) {
         case ("degC", "degC"): return value
         case ("degC", "degF"): return (value - 32) * 5 / 9

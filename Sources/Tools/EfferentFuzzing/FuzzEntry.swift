@@ -50,8 +50,8 @@ public enum FuzzEntry {
         guard (try? EditPack.items(fromPlaintext: plaintext)) == items else { fatalError("edit items changed on packing") }
     }
 
-    /// The Apple Health XML reader and both NDJSON readers, fed the bytes in two chunks: they may
-    /// refuse, and whatever they accept must be whole records.
+    /// The Apple Health XML reader, its GPX and ECG companions' readers and both NDJSON readers,
+    /// fed the bytes in two chunks: they may refuse, and whatever they accept must be whole records.
     public static func export(_ bytes: [UInt8]) {
         let half = bytes.count / 2
         let sink = CountingSink()
@@ -61,6 +61,10 @@ public enum FuzzEntry {
         if (try? events.feed(bytes)) != nil { _ = try? events.finish() }
         let puls = PulsHealthReader(sink: sink, label: "fuzz.ndjson")
         if (try? puls.feed(bytes)) != nil { _ = try? puls.finish() }
+        let gpx = GPXRouteReader(file: "workout-routes/fuzz.gpx", sink: sink, source: "fuzz")
+        if (try? gpx.feed(Array(bytes[..<half]))) != nil, (try? gpx.feed(Array(bytes[half...]))) != nil { _ = try? gpx.finish() }
+        let ecg = ECGReader(sink: sink, file: "electrocardiograms/fuzz.csv")
+        if (try? ecg.feed(bytes)) != nil { _ = try? ecg.finish() }
         for record in sink.records where !(record.start.isFinite && record.end.isFinite) { fatalError("a record with a non-finite instant") }
     }
 

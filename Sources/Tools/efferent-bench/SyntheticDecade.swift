@@ -14,13 +14,23 @@ enum SyntheticDecade {
     /// catalogue (`SyntheticDecade+EveryType`), drawn from a second generator so the catalogue's
     /// events are the same either way.
     static func days(count: Int = 3650, seed: UInt64 = 2026, everyType: Bool = false) -> [(CalendarDay, [DayEvent])] {
+        days(0..<count, of: count, seed: seed, everyType: everyType)
+    }
+
+    /// The days `range` of the decade only (the catalogue's draws run from day 0, so they are
+    /// the same whichever part is asked; the further types draw per day): a decade of GPS fixes
+    /// is measured a year at a time rather than held whole.
+    static func days(_ range: Range<Int>, of count: Int = 3650, seed: UInt64 = 2026, everyType: Bool) -> [(CalendarDay, [DayEvent])] {
         var random = SplitMix64(seed: seed)
-        var extra = SplitMix64(seed: seed ^ 0xA9)
-        return (0..<count).map { index in
+        var out = [(CalendarDay, [DayEvent])]()
+        for index in 0..<range.upperBound {
             let day = start.adding(days: index)
             let base = events(for: day, random: &random, hourly: index >= count - 365)
-            return (day, everyType ? base + extraEvents(for: day, index: index, base: base, random: &extra) : base)
+            guard range.contains(index) else { continue }
+            var extra = SplitMix64(seed: seed ^ 0xA9 &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+            out.append((day, everyType ? base + extraEvents(for: day, index: index, base: base, random: &extra) : base))
         }
+        return out
     }
 
     static func events(for day: CalendarDay, random: inout SplitMix64, hourly: Bool) -> [DayEvent] {
