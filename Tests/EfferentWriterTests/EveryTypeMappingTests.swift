@@ -1,4 +1,4 @@
-import EfferentBindings
+import EfferentCompression
 import EfferentClient
 import EfferentCore
 import EfferentTestSupport
