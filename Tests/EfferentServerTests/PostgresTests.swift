@@ -30,8 +30,8 @@ struct PostgresTests {
         let store = try PostgresArchiveStore(url: database.url, connections: 2)
         let oneUpload = try StandInWriter().upload([day("2026-01-01")]).body.count
         // Two processes without ceilings for claims and edits, then two with them for uploads.
-        let first = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off"])
-        let second = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off"])
+        let first = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off", "--connections-per-address", "256"])
+        let second = try ServerProcess(store: ["--postgres", database.url], arguments: ["--admission", "invite", "--rate-limits", "off", "--connections-per-address", "256"])
         var ports = [first.port, second.port]
         let now = Date()
 
@@ -85,7 +85,7 @@ struct PostgresTests {
         let taken = try store.serviceStats().taken
         let bucketCeiling = Int64(oneUpload * 6 + oneUpload / 2)
         let serviceCeiling = taken + Int64(oneUpload * 40 + oneUpload / 2)
-        let arguments = ["--admission", "invite", "--rate-limits", "off",
+        let arguments = ["--admission", "invite", "--rate-limits", "off", "--connections-per-address", "256",
                          "--max-bucket-bytes", "\(bucketCeiling)", "--max-service-bytes", "\(serviceCeiling)"]
         let third = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
         let fourth = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)

@@ -175,6 +175,7 @@ final class BenchServer {
         port = LoopbackPort.free()
         process.executableURL = binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
+                             "--connections-per-address", "1024",
                              "--max-bucket-bytes", "1099511627776", "--max-service-bytes", "1099511627776"]
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -26,12 +26,16 @@ final class ServerProcess {
         return productsDirectory.appendingPathComponent("efferent-server")
     }
 
-    convenience init(data: String, arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
+    /// The default arguments open the service, turn rate limits off and let one address hold 256
+    /// connections: the multi-process tests send up to 80 requests at once from loopback.
+    static let testArguments = ["--admission", "open", "--rate-limits", "off", "--connections-per-address", "256"]
+
+    convenience init(data: String, arguments: [String] = ServerProcess.testArguments) throws {
         try self.init(store: ["--data", data], arguments: arguments)
     }
 
     /// `store` is `--data DIR` or `--postgres URL`.
-    init(store: [String], arguments: [String] = ["--admission", "open", "--rate-limits", "off"]) throws {
+    init(store: [String], arguments: [String] = ServerProcess.testArguments) throws {
         port = LoopbackPort.free()
         process.executableURL = ServerProcess.binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)"] + arguments
