@@ -23,6 +23,8 @@ enum ExportDate {
         guard sign == 0x2B || sign == 0x2D, let offsetHours = digits(raw, b + 21, 2) else { return .unreadable }
         let minutesAt = raw.count == 26 && raw[b + 23] == 0x3A ? b + 24 : b + 23
         guard raw.count == (minutesAt - b) + 2, let offsetMinutes = digits(raw, minutesAt, 2) else { return .unreadable }
+        // Real offsets run from −12:00 to +14:00 in whole quarter hours at most; `+9999` is no place on Earth.
+        guard offsetHours <= 14, offsetMinutes < 60 else { return .unreadable }
         guard let local = localSeconds(year, month, day, hour, minute, second) else { return .unreadable }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == 0x2D ? -1 : 1)
         return .instant(Double(local - offset))

@@ -168,8 +168,18 @@ public final class HealthExportReader {
         guard let typeRaw = tag.rawAttribute("type") else { return nil }
         let type = types.string(typeRaw, entities: false)
         let kind: SourceRecord.Kind = type.hasPrefix("HKCategoryTypeIdentifier") ? .category : .quantity
-        var record = SourceRecord(kind: kind, type: type, source: source(tag), deviceModel: deviceModel(tag),
-                                  start: try date(tag, "startDate"), end: try date(tag, "endDate"))
+        let start: Double, end: Double
+        do throws(ExportError) {
+            start = try date(tag, "startDate")
+            end = try date(tag, "endDate")
+        } catch {
+            // iOS 8's format is the whole export's, so it stops the import; one record's date that
+            // reads as no time (an offset of +9999, a 31st of February) is that record's alone.
+            if case .iOS8Format = error { throw error }
+            try sink.leftOut(LeftOut(type, .unreadable("a date that names no real time")))
+            return nil
+        }
+        var record = SourceRecord(kind: kind, type: type, source: source(tag), deviceModel: deviceModel(tag), start: start, end: end)
         if let raw = tag.rawAttribute("value") {
             if kind == .quantity, let number = DecimalText.parse(raw) {
                 record.value = number

@@ -46,6 +46,7 @@ public enum MetricMapping {
         switch record.kind {
         case .quantity:
             guard let value = record.value else { return refuse("no numeric value") }
+            guard value.isFinite else { return refuse("a value that is not a finite number") }
             let target = quantityTarget(record)
             guard let wire = target.unit else {
                 // A native record of a metric without a unit (a category integer) is taken as it is.
@@ -94,6 +95,9 @@ public enum MetricMapping {
         let fixed = RecordParts.fixed[record.type]
         let wire = fixed?.unit ?? HealthCatalogue.describe(record.type)?.unit ?? record.unit
         var value = record.value
+        if let number = value, !number.isFinite {
+            return .failure(LeftOut(record.type, .unreadable("a value that is not a finite number")))
+        }
         if let number = value, let wire {
             guard let converted = UnitConversion.convert(number, from: record.unit ?? wire, to: wire) else {
                 return .failure(LeftOut(record.type, .unreadable("written in \(record.unit ?? "no unit"), which has no exact conversion to \(wire)")))

@@ -53,6 +53,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     /// Local day names of instants, remembering the last day's bounds (records arrive in time order).
     private let days: DayNames
+    /// The clock records are judged against (a record more than a year ahead is refused).
+    private let now = Date().timeIntervalSince1970
 
     init(store: SourceStore, run: Int64, full: Bool) {
         days = DayNames(zone: store.zone)
@@ -68,6 +70,10 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         case let .success(value): mapped = value
         case let .failure(reason):
             notCarried[reason, default: 0] += 1
+            return
+        }
+        if let refusal = Plausibility.refusal(of: record, mapped: mapped, now: now) {
+            notCarried[LeftOut(record.type, refusal), default: 0] += 1
             return
         }
         seen += 1

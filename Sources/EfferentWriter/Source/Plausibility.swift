@@ -1,0 +1,78 @@
+import EfferentCore
+import Foundation
+
+/// What a phone could have recorded, checked before a record enters the store, so one poisoned
+/// record (a step count of 1.8e308, a reading dated 0001-01-01, a ten-year sleep) never blocks a
+/// push or hangs the calendar: it is refused, by type and reason, in the import summary.
+///
+/// - instants: finite, from 1900-01-01 (the service's first day, §6) to a year after tomorrow,
+///   and an end no earlier than the start;
+/// - spans: a sleep stretch at most 48 h, a workout at most 7 days, a quantity at most 31 days,
+///   any other category at most 400 days (a pregnancy runs 280);
+/// - values: finite; totals (cumulative quantities) never negative and at most a ceiling per
+///   unit that no single sample reaches; readings within bounds per metric where physiology
+///   sets them, and otherwise within ±10¹².
+enum Plausibility {
+    /// 1900-01-01T00:00:00Z.
+    static let earliest = Double(ProtocolLimits.earliestDay.startUnixSeconds)
+
+    /// Why the record cannot be carried, or nil when it can.
+    static func refusal(of record: SourceRecord, mapped: MetricMapping.Mapped, now: Double) -> LeftOut.Reason? {
+        guard record.start.isFinite, record.end.isFinite else { return .unreadable("an instant that is not a number") }
+        let latest = now + (366 + 1) * 86_400
+        guard record.start >= earliest, record.start <= latest, record.end <= latest + maxSpan(mapped.target) else {
+            return .unreadable("dated before 1900 or more than a year ahead")
+        }
+        guard record.end >= record.start else { return .unreadable("ends before it starts") }
+        guard record.end - record.start <= maxSpan(mapped.target) else {
+            return .unreadable("lasting longer than any \(mapped.target.metric) record can (\(spanText(maxSpan(mapped.target))))")
+        }
+        for number in [mapped.value, mapped.duration].compactMap({ $0 }) where !number.isFinite {
+            return .unreadable("a value that is not a finite number")
+        }
+        if let value = mapped.value, let bounds = bounds(of: mapped.target), !bounds.contains(value) {
+            return .unreadable("a value outside \(number(bounds.lowerBound))…\(number(bounds.upperBound)) \(mapped.target.unit ?? "")"
+                                   .trimmingCharacters(in: .whitespaces))
+        }
+        if let duration = mapped.duration, duration < 0 { return .unreadable("a negative duration") }
+        return nil
+    }
+
+    /// The longest a record of the metric may last.
+    static func maxSpan(_ target: MetricMapping.Target) -> Double {
+        switch target.metric {
+        case "sleep": 48 * 3600
+        case "workout": 7 * 86_400
+        default: target.unit == nil && !target.metric.contains(".") ? 400 * 86_400 : 31 * 86_400
+        }
+    }
+
+    /// Physiological bounds of the readings that have them (wire units).
+    static let readingBounds: [String: ClosedRange<Double>] = [
+        "heartRate": 1...400, "restingHeartRate": 1...400, "walkingHeartRateAverage": 1...400, "respiratoryRate": 0...200,
+        "heartRateVariability": 0...5000, "oxygenSaturation": 0...1, "bodyMass": 0.1...1000, "leanBodyMass": 0.1...1000,
+        "bodyFatPercentage": 0...1, "height": 0.1...3, "bodyTemperature": 10...50, "basalBodyTemperature": 10...50,
+        "bloodPressureSystolic": 0...400, "bloodPressureDiastolic": 0...400, "vo2Max": 0...150, "bodyMassIndex": 1...200,
+    ]
+
+    /// The most one sample of a total may hold, by wire unit: far beyond any real sample, far
+    /// below a number that overflows a sum.
+    static let totalCeilings: [String: Double] = [
+        "count": 10_000_000, "m": 10_000_000, "kcal": 1_000_000, "min": 1_000_000, "s": 100_000_000,
+        "g": 1_000_000, "mL": 100_000_000, "L": 100_000,
+    ]
+
+    static func bounds(of target: MetricMapping.Target) -> ClosedRange<Double>? {
+        if let reading = readingBounds[target.metric] { return reading }
+        if target.isTotal { return 0...(target.unit.flatMap { totalCeilings[$0] } ?? 1e12) }
+        return -1e12...1e12
+    }
+
+    static func spanText(_ seconds: Double) -> String {
+        seconds >= 86_400 ? "\(Int(seconds / 86_400)) days" : "\(Int(seconds / 3600)) h"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
