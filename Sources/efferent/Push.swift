@@ -50,7 +50,11 @@ struct Push: Subcommand {
         for (day, every) in report.thinned.sorted(by: { $0.key < $1.key }) {
             note("\(day): its GPS routes keep every \(every)th fix, so the day fits the archive's 1 MiB")
         }
-        if let missing = report.checkedMissing { print("archive check: \(missing) days were missing or wrong and were sent again") }
+        if let missing = report.checkedMissing {
+            print("archive check: \(missing) days were missing or wrong and were sent again"
+                  + (report.rewrittenElsewhere > 0 ? " (\(report.rewrittenElsewhere) of them rewritten on the service without this writer: a replayed upload?)" : ""))
+        }
+        for (_, reason) in report.parkedNow.sorted(by: { $0.key < $1.key }) { note("parked: \(reason); efferent status lists parked days") }
         if let failure = report.checkFailure { note("the archive check could not finish and will run again next time: \(failure)") }
         if let refused = edits?.refused, refused > 0 { note("\(refused) agent edits were refused whole; `efferent edits --all` on the agent's side shows why") }
         return report.refused > 0 ? 1 : 0

@@ -37,7 +37,7 @@ struct Status: Subcommand {
         let context = try WriterContext(profile: reader.profile, retry: Environment.retryPolicy, onRetry: { note($0) })
         let store = context.store
         let pending = try store.pendingDays()
-        let parked = try store.parkedDays()
+        let parked = try store.parkedDaysWithReasons()
         func when(_ key: String) throws -> String {
             guard let seconds = try store.meta(key).flatMap(Double.init) else { return "never" }
             return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
@@ -45,7 +45,9 @@ struct Status: Subcommand {
         print("zone     \(context.settings.timeZone)")
         print("records  \(try store.recordCount())" + (try store.earliestDay().map { " since \($0)" } ?? ""))
         print("pending  \(pending.count) days" + (pending.isEmpty ? "" : " (\(pending.last!) … \(pending.first!))"))
-        print("parked   \(parked.count) days" + (parked.isEmpty ? "" : ": " + parked.prefix(10).map(\.description).joined(separator: ", ")))
+        print("parked   \(parked.count) days" + (parked.isEmpty ? "" : "; the daily check tries them again"))
+        for entry in parked.prefix(10) { print("         \(entry.day): \(entry.refusal ?? "refused five times")") }
+        if parked.count > 10 { print("         … and \(parked.count - 10) more") }
         print("uploaded \(try when("upload.lastAt"))")
         print("checked  \(try when("reconcile.lastAt"))")
         // Agents' edits waiting for this phone (asked only when the service answered above).

@@ -16,6 +16,11 @@ public final class Pusher {
         public var bytes = 0
         public var refused = 0
         public var parked = 0
+        /// Days this run parked at once, with why: a day that cannot be built, or that seals over
+        /// the service's 1 MiB even with its route thinned.
+        public var parkedNow: [CalendarDay: String] = [:]
+        /// Days the daily check found rewritten on the service without this writer sending them.
+        public var rewrittenElsewhere = 0
         /// Days whose route fixes were thinned to fit 1 MiB, and to every how-many-th fix.
         public var thinned: [CalendarDay: Int] = [:]
         /// Days the archive check found missing or wrong and sent again; nil when no check ran.
@@ -61,7 +66,7 @@ public final class Pusher {
         try store.backfill(through: today)
         if try shouldCheck(check) {
             do {
-                report.checkedMissing = try await checkArchive()
+                (report.checkedMissing, report.rewrittenElsewhere) = try await checkArchive()
                 try store.setMeta("reconcile.lastAt", String(now().timeIntervalSince1970))
             } catch {
                 // §9.6: a check that cannot finish marks nothing and does not count as done.
@@ -84,21 +89,41 @@ public final class Pusher {
         }
     }
 
-    /// Walks the whole listing and re-marks every day the archive lacks or holds with another
-    /// size than the one accepted. Returns how many were re-marked; throws if the walk cannot finish.
-    func checkArchive() async throws -> Int {
+    /// Walks the whole listing and re-marks every day the archive lacks, holds with another size
+    /// than the one accepted, or shows written at another time than this writer's own last upload
+    /// (a replayed upload reverts a day to an older version of the same size). Returns how many
+    /// were re-marked and how many of those were rewritten elsewhere; throws if the walk cannot finish.
+    func checkArchive() async throws -> (missing: Int, rewritten: Int) {
         let listed = try await client.listing(readKey: reading.readKey)
-        var sizes = [CalendarDay: Int]()
-        for entry in listed { sizes[entry.day] = entry.bytes }
+        var entries = [CalendarDay: ListedDay]()
+        for entry in listed { entries[entry.day] = entry }
         var missing = [CalendarDay]()
+        var rewritten = 0
         // Only days the archive once accepted can be lost; a day never sent is simply pending.
         for entry in try store.ledgerDays() where entry.day <= today {
             guard let accepted = entry.bytes else { continue }
-            if sizes[entry.day] != accepted { missing.append(entry.day) }
+            guard let listing = entries[entry.day], listing.bytes == accepted else {
+                missing.append(entry.day)
+                continue
+            }
+            if let own = entry.listed, own != listing.uploaded {
+                missing.append(entry.day)
+                rewritten += 1
+            }
         }
         // Parked days get another five attempts once a day (§9.5).
         try store.markMissing(missing + (try store.parkedDays()))
-        return missing.count
+        return (missing.count, rewritten)
+    }
+
+    /// Reads the listing over the days just uploaded and keeps the upload time the service gave
+    /// each, for the daily check to compare (one listing page for a usual push). A failure leaves
+    /// those days uncompared until their next upload.
+    func recordListedTimes(of days: [CalendarDay]) async {
+        guard let first = days.min(), let last = days.max() else { return }
+        guard let listing = try? await client.listing(from: first, to: last, readKey: reading.readKey) else { return }
+        let wanted = Set(days)
+        try? store.listed(listing.filter { wanted.contains($0.day) }.map { ($0.day, $0.uploaded) })
     }
 
     /// Builds pending days newest first, packs month frames and sends them four at a time.
@@ -121,7 +146,19 @@ public final class Pusher {
             // day again, and the mark survives this push.
             let ledger = try store.ledger(day)
             let marks = ledger?.marks ?? 0
-            let fitted = try builder.fittedBody(for: day, deflater: deflater)
+            let fitted: DayBuilder.Fitted, sealed: [UInt8]
+            do {
+                fitted = try builder.fittedBody(for: day, deflater: deflater)
+                sealed = try SealedEnvelope.seal(try fitted.deflated ?? fitted.body.deflated(using: deflater), to: reading.publicKey,
+                                                 aad: .day(bucket: client.bucket.rawValue, day: day))
+            } catch {
+                // One day that cannot be built (a record from before import checks existed) is
+                // parked with the reason; every other day still goes.
+                let reason = "\(day) cannot be built: \(error)"
+                try store.park(day, refusal: reason)
+                report.parkedNow[day] = reason
+                continue
+            }
             report.built += 1
             if fitted.keptEveryNthFix > 1 { report.thinned[day] = fitted.keptEveryNthFix }
             let digest = fitted.body.fingerprint
@@ -130,8 +167,12 @@ public final class Pusher {
                 report.unchanged += 1
                 continue
             }
-            let sealed = try SealedEnvelope.seal(try fitted.deflated ?? fitted.body.deflated(using: deflater), to: reading.publicKey,
-                                                 aad: .day(bucket: client.bucket.rawValue, day: day))
+            guard sealed.count <= ProtocolLimits.maxDayBytes else {
+                let reason = "\(day) seals to \(sealed.count) bytes, over the service's \(ProtocolLimits.maxDayBytes) for one day"
+                try store.park(day, refusal: reason)
+                report.parkedNow[day] = reason
+                continue
+            }
             let size = Frame.dayBytes + Frame.lengthBytes + sealed.count
             if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) { close() }
             current.append(SealedDay(day: day, sealed: sealed, digest: digest, marks: marks))
@@ -140,6 +181,7 @@ public final class Pusher {
         close()
         let total = frames.reduce(0) { $0 + $1.count }
         var done = 0
+        var uploaded = [CalendarDay]()
         progress?(Progress(done: 0, total: total, bytes: 0))
         var next = 0
         try await withThrowingTaskGroup(of: (Int, Result<UploadAnswer, ArchiveError>).self) { group in
@@ -168,14 +210,23 @@ public final class Pusher {
                             try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
                         }
                     }
+                    uploaded += frame.map(\.day).filter { stored.contains($0) }
                     report.sent += stored.count
                     report.bytes += answer.bytes
                     if !stored.isEmpty { try store.setMeta("upload.lastAt", String(now().timeIntervalSince1970)) }
                 case let .failure(error):
-                    // A 4xx counts an attempt against the days; 5xx and network failures were
-                    // already retried and leave the days marked for the next run.
+                    // A frame refused for what it holds (400, 413) goes again a day at a time, so
+                    // only the day the service will not take counts the attempt and the rest go on.
+                    // Any other 4xx counts an attempt against every day of the frame; 5xx and
+                    // network failures were already retried and leave the days marked.
+                    if frame.count > 1, let status = error.status, status == 400 || status == 413 {
+                        frames += frame.map { [$0] }
+                        launch()
+                        continue
+                    }
                     if let status = error.status, (400..<500).contains(status), status != 429 {
-                        try store.countAttempt(frame.map(\.day))
+                        let refusal = if case let .refused(_, message) = error { message } else { error.description }
+                        try store.countAttempt(frame.map(\.day), refusal: refusal)
                         report.refused += frame.count
                     }
                     if !error.isTransient && error.status == nil { throw error }
@@ -186,6 +237,7 @@ public final class Pusher {
                 launch()
             }
         }
+        await recordListedTimes(of: uploaded)
         if report.sent == 0, total > 0, let lastError { throw lastError }
     }
 

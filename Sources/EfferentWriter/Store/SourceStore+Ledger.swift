@@ -16,6 +16,18 @@ extension SourceStore {
         /// How often the day was marked: a push clears a mark only if this has not moved since it
         /// read the day (`accepted`, `unchanged`).
         public let marks: Int
+        /// Why the day was last refused, when it was.
+        public let refusal: String?
+        /// The listing's upload time for the writer's own last upload of the day, when known.
+        public let listed: String?
+    }
+
+    private static let ledgerColumns = "digest, dirty, bytes, attempts, marks, refusal, listed"
+
+    private static func ledgerDay(_ day: CalendarDay, _ row: SQLiteStatement, from column: Int32) -> LedgerDay {
+        LedgerDay(day: day, digest: row.optionalBlob(column), dirty: row.int64(column + 1) == 1,
+                  bytes: row.isNull(column + 2) ? nil : Int(row.int64(column + 2)), attempts: Int(row.int64(column + 3)),
+                  marks: Int(row.int64(column + 4)), refusal: row.optionalText(column + 5), listed: row.optionalText(column + 6))
     }
 
     /// Days waiting to go (dirty, fewer than 5 refusals), newest first.
@@ -36,9 +48,8 @@ extension SourceStore {
 
     public func ledger(_ day: CalendarDay) throws -> LedgerDay? {
         try serialized {
-            try db.statement("SELECT digest, dirty, bytes, attempts, marks FROM day WHERE day = ?").first([.text(day.description)]) { row in
-                LedgerDay(day: day, digest: row.optionalBlob(0), dirty: row.int64(1) == 1, bytes: row.isNull(2) ? nil : Int(row.int64(2)),
-                          attempts: Int(row.int64(3)), marks: Int(row.int64(4)))
+            try db.statement("SELECT \(Self.ledgerColumns) FROM day WHERE day = ?").first([.text(day.description)]) { row in
+                Self.ledgerDay(day, row, from: 0)
             }
         }
     }
@@ -46,10 +57,18 @@ extension SourceStore {
     /// Every day the ledger knows, with what was last accepted.
     public func ledgerDays() throws -> [LedgerDay] {
         try serialized {
-            try db.statement("SELECT day, digest, dirty, bytes, attempts, marks FROM day ORDER BY day").rows { row in
-                LedgerDay(day: CalendarDay(row.text(0)) ?? ProtocolLimits.earliestDay, digest: row.optionalBlob(1), dirty: row.int64(2) == 1,
-                          bytes: row.isNull(3) ? nil : Int(row.int64(3)), attempts: Int(row.int64(4)), marks: Int(row.int64(5)))
+            try db.statement("SELECT day, \(Self.ledgerColumns) FROM day ORDER BY day").rows { row in
+                Self.ledgerDay(CalendarDay(row.text(0)) ?? ProtocolLimits.earliestDay, row, from: 1)
             }
+        }
+    }
+
+    /// Parked days with the reason each was last refused.
+    public func parkedDaysWithReasons() throws -> [(day: CalendarDay, refusal: String?)] {
+        try serialized {
+            try db.statement("SELECT day, refusal FROM day WHERE dirty = 1 AND attempts >= ? ORDER BY day")
+                .rows([.integer(Int64(Self.maxAttempts))]) { row in (CalendarDay(row.text(0)), row.optionalText(1)) }
+                .compactMap { entry in entry.0.map { ($0, entry.1) } }
         }
     }
 
@@ -59,7 +78,8 @@ extension SourceStore {
     public func accepted(_ day: CalendarDay, digest: [UInt8], bytes: Int, marks: Int) throws {
         try serialized {
             try db.statement("""
-                UPDATE day SET digest = ?, bytes = ?, attempts = 0, updated = ?, dirty = CASE WHEN marks = ? THEN 0 ELSE dirty END
+                UPDATE day SET digest = ?, bytes = ?, attempts = 0, refusal = NULL, listed = NULL, updated = ?,
+                               dirty = CASE WHEN marks = ? THEN 0 ELSE dirty END
                 WHERE day = ?
                 """).run([.blob(digest), .integer(Int64(bytes)), .real(Date().timeIntervalSince1970), .integer(Int64(marks)),
                           .text(day.description)])
@@ -75,12 +95,31 @@ extension SourceStore {
         }
     }
 
-    /// A 4xx counts an attempt against each day of the refused request (§9.5).
-    public func countAttempt(_ days: [CalendarDay]) throws {
+    /// A 4xx counts an attempt against each day of the refused request (§9.5), with its sentence.
+    public func countAttempt(_ days: [CalendarDay], refusal: String? = nil) throws {
         try serialized {
             try db.write {
-                let statement = try db.statement("UPDATE day SET attempts = attempts + 1 WHERE day = ?")
-                for day in days { try statement.run([.text(day.description)]) }
+                let statement = try db.statement("UPDATE day SET attempts = attempts + 1, refusal = coalesce(?, refusal) WHERE day = ?")
+                for day in days { try statement.run([refusal.map(SQLiteValue.text) ?? .null, .text(day.description)]) }
+            }
+        }
+    }
+
+    /// Parks a day at once (five attempts' worth) with the reason: a day the writer cannot build
+    /// or seal under the service's limit would be refused every time. The daily check un-parks it.
+    public func park(_ day: CalendarDay, refusal: String) throws {
+        try serialized {
+            try db.statement("UPDATE day SET attempts = ?, refusal = ? WHERE day = ?")
+                .run([.integer(Int64(Self.maxAttempts)), .text(refusal), .text(day.description)])
+        }
+    }
+
+    /// Records the upload time the listing showed for days the writer itself just uploaded.
+    public func listed(_ times: [(day: CalendarDay, uploaded: String)]) throws {
+        try serialized {
+            try db.write {
+                let statement = try db.statement("UPDATE day SET listed = ? WHERE day = ?")
+                for entry in times { try statement.run([.text(entry.uploaded), .text(entry.day.description)]) }
             }
         }
     }

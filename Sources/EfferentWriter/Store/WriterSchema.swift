@@ -170,6 +170,16 @@ enum WriterSchema {
             UPDATE day SET marks = marks + 1 WHERE day = NEW.day;
         END;
         """),
+        (5, """
+        -- Why the day was last refused: the service's sentence, or the writer's own when the day
+        -- could not be built or sealed under the service's 1 MiB; status shows it beside parked days.
+        ALTER TABLE day ADD COLUMN refusal TEXT;
+        -- The upload time the archive's listing showed right after the writer's own last upload of
+        -- the day. The daily check sends again a day whose listed time moved without the writer
+        -- sending it: a captured upload replayed inside the signature window (§5.3) reverts a day
+        -- to the same size, which the size check alone cannot see.
+        ALTER TABLE day ADD COLUMN listed TEXT;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
