@@ -80,6 +80,22 @@ import Testing
         #expect(try await service.send(HTTPRequest(method: "GET", target: "/health")).status == 200)
     }
 
+    /// What once overflowed libmicrohttpd's 32 KiB per-connection pool: a 100 KB chunk extension
+    /// got its HTML 500 and a query of 600 parameters no answer at all; both are answered now.
+    @Test func aLongChunkExtensionAndManyParametersAreAnswered() async throws {
+        let service = try TestService(.loopback)
+        let port = try #require(service.daemon?.port)
+        let chunked = try RawHTTPConnection(port: port)
+        chunked.send("PUT /b/\(StandInWriter().bucket)/days HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5;"
+                     + String(repeating: "a", count: 100_000) + "\r\nhello\r\n0\r\n\r\n")
+        let answer = try chunked.readResponse()
+        #expect(answer.status == 400 && answer.headers["content-type"] == "application/json", "\(answer.status) \(answer.body.prefix(80))")
+        let query = (0..<600).map { "p\($0)=1" }.joined(separator: "&")
+        let many = try RawHTTPConnection(port: port)
+        many.send("GET /health?\(query) HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try many.readResponse().status == 200)
+    }
+
     /// A client that sends half a request and stalls holds only its own connection.
     @Test func halfSentRequestsDoNotBlockOthers() async throws {
         let service = try TestService(.loopback)

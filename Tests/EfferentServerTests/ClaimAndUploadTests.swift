@@ -168,6 +168,10 @@ import Testing
         let notOwner = try await service.send(other.signed("PUT", "/b/\(writer.bucket)/reader", body: other.reading.readKey.publicKey.rawRepresentation,
                                                            message: { SignedMessage.reader(bucket: writer.bucket, timestamp: $0, body: other.reading.readKey.publicKey.rawRepresentation) }))
         #expect(notOwner.status == 403 && notOwner.error == "only the owner may register a read key")
+        let editorKey = other.editor.publicKey.rawRepresentation
+        let notOwnerEditor = try await service.send(other.signed("PUT", "/b/\(writer.bucket)/editor", body: editorKey,
+                                                                 message: { SignedMessage.editor(bucket: writer.bucket, timestamp: $0, body: editorKey) }))
+        #expect(notOwnerEditor.status == 403 && notOwnerEditor.error == "only the owner may register an editor key")
         let record = try #require(try service.store.bucket(writer.bucket))
         #expect(record.reader == writer.reading.readKey.publicKey && record.editor == writer.editor.publicKey)
     }

@@ -79,7 +79,7 @@ extension ArchiveService {
         case .registered: return Self.json(201, .object(["bucket": .string(id.rawValue), "registered": .bool(true)]))
         case .unchanged: return Self.json(200, .object(["bucket": .string(id.rawValue), "registered": .bool(false)]))
         case .notClaimed: throw ServiceError.claimFirst
-        case .notOwner: throw ServiceError(403, "only the owner may register a \(what)")
+        case .notOwner: throw ServiceError(403, "only the owner may register \(role == .reader ? "a" : "an") \(what)")
         }
     }
 }
