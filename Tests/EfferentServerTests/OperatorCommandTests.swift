@@ -101,6 +101,7 @@ import Testing
         let trickled = await trickle.value
         #expect(status == 0, "\(err)")
         #expect(said.hasPrefix("backed up to \(file): ") && said.contains(" bytes in "))
+        print("backup under steady writes (\(trickled) uploads meanwhile): \(said.split(separator: ";").first ?? "")")
         #expect(trickled > 0, "uploads kept arriving during the backup")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
         #expect(mode & 0o777 == 0o600, "the backup is the operator's alone")
