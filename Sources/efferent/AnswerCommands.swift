@@ -68,7 +68,7 @@ struct Samples: AnswerSubcommand {
     static let spec = CommandSpec(
         name: "samples", abstract: "The events of one metric as they are (heart rate readings, sleep stretches, …).",
         options: [.init("metric", value: "NAME", help: "The metric."),
-                  .init("limit", value: "N", help: "At most this many rows (up to 5000).", default: "500")] + ReadingOptions.specs)
+                  .init("limit", value: "N", help: "A page of this many rows (up to 5000); stderr says how many matched, and `efferent export samples` writes them all.", default: "500")] + ReadingOptions.specs)
     let options: ReadingOptions
     let metric: String
     let limit: Int

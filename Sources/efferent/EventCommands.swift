@@ -43,6 +43,29 @@ struct EventOptions {
         })
     }
 
+    /// The query with its metric read as the archive or the protocol names it (`Steps` → `steps`),
+    /// saying so; an unknown name is refused with the names that would answer.
+    func resolved(in source: EventSource) throws -> EventQuery {
+        guard let metric = query.metric else { return query }
+        let resolution = try NameResolver(source: source).metric(metric)
+        if let line = resolution.note { note(line) }
+        var resolved = query
+        resolved.metric = resolution.name
+        return resolved
+    }
+
+    /// Prints the events, then says on stderr when there were none or when `--limit` left some out.
+    func print(_ events: [ArchiveEvent], of query: EventQuery, matched: Int) throws {
+        try Self.print(events, as: format)
+        if matched == 0, query.metric != nil || query.since != nil || query.until != nil {
+            let what = query.metric.map { "no \($0) events" } ?? "no events"
+            let when = query.since.map { " between \($0) and \(query.until?.description ?? "today")" } ?? query.until.map { " until \($0)" } ?? ""
+            note(what + when)
+        } else if matched > events.count {
+            note("matched \(matched), returned \(events.count): --limit \(query.limit ?? events.count) left out \(matched - events.count); without --limit every one is printed")
+        }
+    }
+
     static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
         switch format {
         case .ndjson:
@@ -72,8 +95,9 @@ struct Query: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try ReaderContext()
-        let events = try options.query.run(context.source)
-        try EventOptions.print(events, as: options.format)
+        let query = try options.resolved(in: context.source)
+        let (events, matched) = try query.runCounting(context.source)
+        try options.print(events, of: query, matched: matched)
         return 0
     }
 }
@@ -88,8 +112,9 @@ struct Ask: Subcommand {
         let context = try ReaderContext()
         let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading,
                                                   from: options.query.fetchFrom, through: min(options.query.fetchThrough, context.today.next))
-        let events = try options.query.run(source)
-        try EventOptions.print(events, as: options.format)
+        let query = try options.resolved(in: source)
+        let (events, matched) = try query.runCounting(source)
+        try options.print(events, of: query, matched: matched)
         note("\(source.fetchedDays) days fetched, \(events.count) events kept")
         return 0
     }

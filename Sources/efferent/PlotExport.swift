@@ -37,7 +37,9 @@ struct Plot: Subcommand {
             svg = SVGChart.bars(title: "\(metric ?? "") per day", unit: answer.units[metric ?? ""] ?? "", days: answer.range.days,
                                 values: answer.series(of: metric ?? ""))
         case "samples":
-            let request = AnswerRequest(kind: .samples, since: options.since, until: options.until, metric: metric, limit: 5000)
+            var request = AnswerRequest(kind: .samples, since: options.since, until: options.until, metric: metric)
+            // A chart, like any file, draws every reading the range holds.
+            request.complete = true
             guard let answer = try request.answer(from: source, today: context.today) as? SamplesAnswer else { return 1 }
             let points = answer.events.compactMap { item in item.event.value.map { (seconds: item.event.start, value: $0) } }
             svg = SVGChart.line(title: "\(metric ?? "")", unit: answer.events.first?.event.unit ?? "", points: points)
@@ -59,8 +61,7 @@ struct Export: Subcommand {
         options: [.init("metric", value: "NAME", help: "The metric (repeat for daily).", repeatable: true),
                   .init("group-by", value: "PERIOD", help: "statistics: day, week, month or year."),
                   .init("activity", value: "NAME", help: "workouts: only this activity."),
-                  .init("limit", value: "N", help: "samples: at most this many rows."),
-                  .init("start", value: "INSTANT", help: "route: the workout's start as workouts lists it (2025-06-01T07:00:00Z)."),
+                                    .init("start", value: "INSTANT", help: "route: the workout's start as workouts lists it (2025-06-01T07:00:00Z)."),
                   .init("out", value: "FILE", help: "Where to write.", default: "standard output"),
                   .init("since", value: "DAY", help: "First day."), .init("until", value: "DAY", help: "Last day."),
                   .init("format", value: "csv|jsonl", help: "The file's format.", default: "csv"),
@@ -91,10 +92,15 @@ struct Export: Subcommand {
         default: throw UsageError("--format takes csv or jsonl.")
         }
         let metrics = arguments.strings("metric")
-        let limit = arguments.string("limit") == nil ? nil : try arguments.integer("limit", default: 500, range: 1...5000)
-        request = AnswerRequest(kind: kind, since: try ReadingOptions.day(arguments, "since"), until: try ReadingOptions.day(arguments, "until"),
-                                metrics: metrics, metric: metrics.first, groupBy: arguments.string("group-by"),
-                                activity: arguments.string("activity"), limit: limit)
+        if arguments.string("limit") != nil {
+            throw UsageError("export writes every row and takes no --limit; `efferent samples --limit N` prints a page.")
+        }
+        var request = AnswerRequest(kind: kind, since: try ReadingOptions.day(arguments, "since"), until: try ReadingOptions.day(arguments, "until"),
+                                    metrics: metrics, metric: metrics.first, groupBy: arguments.string("group-by"),
+                                    activity: arguments.string("activity"))
+        // A file is the whole answer: no page size, however many rows.
+        request.complete = true
+        self.request = request
         out = arguments.string("out")
         offline = arguments.flag("offline")
     }
@@ -102,14 +108,24 @@ struct Export: Subcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: offline)
-        let text = try routeStart.map { try RouteGPX(from: source, start: $0).text }
-            ?? request.answer(from: source, today: context.today).rendered(as: format)
-        if let out {
-            try text.write(toFile: out, atomically: true, encoding: .utf8)
-            print("wrote \(out)")
-        } else {
-            print(text, terminator: "")
+        let output = try out.map { try StreamedFile(path: $0) }
+        let write: (String) throws -> Void = { text in
+            if let output { try output.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
         }
+        if let routeStart {
+            try write(try RouteGPX(from: source, start: routeStart).text)
+            try output?.finish()
+            if let out { print("wrote \(out)") }
+            return 0
+        }
+        let (request, nameNotes) = try request.resolvingNames(with: NameResolver(source: source))
+        let answer = try request.answer(from: source, today: context.today)
+        let table = answer.table
+        try table.write(as: format, to: write)
+        try output?.finish()
+        for line in nameNotes { note(line) }
+        if let empty = answer.emptyNote { note(empty) }
+        if let out { print("wrote \(out): \(table.rows.count) rows, every one the answer holds") }
         return 0
     }
 }

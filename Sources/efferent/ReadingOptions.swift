@@ -85,10 +85,12 @@ extension AnswerSubcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: options.offline)
+        let (request, nameNotes) = try request().resolvingNames(with: NameResolver(source: source))
         var facts: ArchiveFacts?
-        if request().kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
-        let answer = try request().answer(from: source, today: context.today, archive: facts)
+        if request.kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
+        let answer = try request.answer(from: source, today: context.today, archive: facts)
         try ReadingOptions.print(answer, as: options.format)
+        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes)
         return 0
     }
 }

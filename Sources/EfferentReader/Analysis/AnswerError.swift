@@ -22,12 +22,25 @@ public enum AnswerError: Error, Equatable, CustomStringConvertible {
     case unknownGrouping(String)
     /// A workout activity name the catalogue does not know.
     case unknownActivity(String)
+    /// A metric name neither the protocol nor the archive knows, even ignoring case: the closest
+    /// known name, and the names the archive holds.
+    case unknownMetricName(String, closest: String?, held: [String])
+    /// An activity name neither the catalogue nor the archive's workouts know, even ignoring case.
+    case unknownActivityName(String, closest: String?, valid: [String])
     /// A day of the archive names a time zone this machine does not know.
     case unknownTimeZone(String)
     /// `export route` named a start no workout has.
     case noWorkoutStarting(Int64)
     /// `export route` named a workout with no GPS fixes.
     case noRoute(Int64)
+
+    /// Whether the question itself was wrong (a name, a range, a limit): the CLI exits 64 for these.
+    public var isUsage: Bool {
+        switch self {
+        case .unknownTimeZone, .noWorkoutStarting, .noRoute: false
+        default: true
+        }
+    }
 
     public var description: String {
         switch self {
@@ -52,6 +65,14 @@ public enum AnswerError: Error, Equatable, CustomStringConvertible {
         case let .unknownActivity(name):
             let known = Set(MetricCatalogue.activityNames.values).sorted().joined(separator: ", ")
             return "activity \(name) is not a workout name; use one of \(known), or activity-<n>."
+        case let .unknownMetricName(name, closest, held):
+            let guess = closest.map { " (the closest is \($0))" } ?? ""
+            let names = held.isEmpty ? "the mirror holds no metric yet (efferent sync fetches the archive)"
+                : "this archive holds \(held.joined(separator: ", "))"
+            return "\(name) is not a metric name\(guess); \(names), and the protocol defines \(NameResolver.protocolMetrics.count) names in all (efferent overview lists the archive's with their units)."
+        case let .unknownActivityName(name, closest, valid):
+            let guess = closest.map { " (the closest is \($0))" } ?? ""
+            return "\(name) is not a workout activity\(guess); use one of \(valid.joined(separator: ", ")), or activity-<n> for HealthKit's number n."
         case let .noWorkoutStarting(start):
             return "no workout starts at \(ISOInstant.text(start)); efferent workouts lists each workout's start."
         case let .noRoute(start):

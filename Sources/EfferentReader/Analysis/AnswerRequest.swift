@@ -16,7 +16,12 @@ public struct AnswerRequest: Sendable, Equatable {
     public var metric: String?
     public var groupBy: String?
     public var activity: String?
+    /// `samples`: the page size (default 500, at most 5000); ignored when `complete`.
     public var limit: Int?
+    /// `samples` and `workouts`: rows to skip, the cursor of the next page (MCP paging).
+    public var offset: Int = 0
+    /// Every row, no page size: what exports and `--out` files write.
+    public var complete: Bool = false
 
     public init(kind: Kind, since: CalendarDay? = nil, until: CalendarDay? = nil, metrics: [String] = [], metric: String? = nil,
                 groupBy: String? = nil, activity: String? = nil, limit: Int? = nil) {
@@ -30,6 +35,23 @@ public struct AnswerRequest: Sendable, Equatable {
         self.limit = limit
     }
 
+    /// The days the answer covers once the defaults are filled in (nil for an overview of every day).
+    public func range(today: CalendarDay) throws -> DayRange? {
+        typealias Limits = DayRange.Limits
+        let defaultDays: Int
+        switch kind {
+        case .overview:
+            guard since != nil || until != nil else { return nil }
+            defaultDays = 365_000
+        case .daily: defaultDays = Limits.dailyDefaultDays
+        case .statistics: defaultDays = Limits.statisticsDefaultDays
+        case .sleep: defaultDays = Limits.sleepDefaultDays
+        case .workouts: defaultDays = Limits.workoutsDefaultDays
+        case .samples: defaultDays = Limits.samplesDefaultDays
+        }
+        return try DayRange(since: since, until: until, defaultDays: defaultDays, today: today)
+    }
+
     /// The answer from `source`; `today` is the archive's local today, `archive` what the
     /// service said about itself (overview only).
     public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil) throws -> any Answer {
@@ -40,8 +62,7 @@ public struct AnswerRequest: Sendable, Equatable {
                 ? try DayRange(since: since, until: until, defaultDays: 365_000, today: today) : nil
             return try OverviewAnswer(from: source, range: range, archive: archive)
         case .daily:
-            let range = try DayRange(since: since, until: until, defaultDays: Limits.dailyDefaultDays, today: today,
-                                     limit: Limits.dailyMaximumDays)
+            let range = try DayRange(since: since, until: until, defaultDays: Limits.dailyDefaultDays, today: today)
             return try DailyAnswer(from: source, metrics: metrics.isEmpty ? ["steps", "activeEnergy"] : metrics, range: range)
         case .statistics:
             guard let metric else { throw AnswerError.metricRequired }
@@ -51,11 +72,12 @@ public struct AnswerRequest: Sendable, Equatable {
             return try SleepAnswer(from: source, range: try DayRange(since: since, until: until, defaultDays: Limits.sleepDefaultDays, today: today))
         case .workouts:
             let range = try DayRange(since: since, until: until, defaultDays: Limits.workoutsDefaultDays, today: today)
-            return try WorkoutsAnswer(from: source, range: range, activity: activity)
+            return try WorkoutsAnswer(from: source, range: range, activity: activity, offset: complete ? 0 : offset)
         case .samples:
             guard let metric else { throw AnswerError.metricRequired }
             let range = try DayRange(since: since, until: until, defaultDays: Limits.samplesDefaultDays, today: today)
-            return try SamplesAnswer(from: source, metric: metric, range: range, limit: limit ?? Limits.samplesDefaultLimit)
+            return try SamplesAnswer(from: source, metric: metric, range: range, limit: complete ? nil : limit ?? Limits.samplesDefaultLimit,
+                                     offset: complete ? 0 : offset)
         }
     }
 }

@@ -28,34 +28,62 @@ extension AnswerTable {
 
     /// One compact JSON object per row, members in column order, each line ending in `\n`.
     public func ndjson() throws(JSONError) -> String {
-        var out = ""
-        for row in rows {
-            var writer = JSONWriter()
-            writer.raw(byte: UInt8(ascii: "{"))
-            for (index, column) in columns.enumerated() {
-                if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-                writer.string(column)
-                writer.raw(byte: UInt8(ascii: ":"))
-                try writer.write(index < row.count ? row[index] : .null)
-            }
-            writer.raw(byte: UInt8(ascii: "}"))
-            out += String(decoding: writer.bytes, as: UTF8.self) + "\n"
-        }
-        return out
+        try collected(.ndjson)
     }
 
     /// RFC 4180 §2: records end in CRLF, a field holding a comma, a quote, CR or LF is quoted
     /// and its quotes doubled; an absent value is an empty field.
     public func csv() throws(JSONError) -> String {
-        func field(_ text: String) -> String {
-            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
-            return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
+        try collected(.csv)
+    }
+
+    /// The table as CSV or NDJSON (`table` and `json` as `alignedText`), handed to `output` about
+    /// a mebibyte at a time, so a file of millions of rows is written without being held as text.
+    public func write(as format: AnswerFormat, to output: (String) throws -> Void) throws {
+        var piece = ""
+        func flushIfFull() throws {
+            if piece.utf8.count >= 1 << 20 {
+                try output(piece)
+                piece = ""
+            }
         }
-        var out = columns.map(field).joined(separator: ",") + "\r\n"
-        for row in rows {
-            out += row.map { field(AnswerTable.cellText($0) ?? "") }.joined(separator: ",") + "\r\n"
+        switch format {
+        case .csv:
+            piece = columns.map(Self.csvField).joined(separator: ",") + "\r\n"
+            for row in rows {
+                piece += row.map { Self.csvField(AnswerTable.cellText($0) ?? "") }.joined(separator: ",") + "\r\n"
+                try flushIfFull()
+            }
+        case .ndjson:
+            for row in rows {
+                var writer = JSONWriter()
+                writer.raw(byte: UInt8(ascii: "{"))
+                for (index, column) in columns.enumerated() {
+                    if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
+                    writer.string(column)
+                    writer.raw(byte: UInt8(ascii: ":"))
+                    try writer.write(index < row.count ? row[index] : .null)
+                }
+                writer.raw(byte: UInt8(ascii: "}"))
+                piece += String(decoding: writer.bytes, as: UTF8.self) + "\n"
+                try flushIfFull()
+            }
+        case .table, .json:
+            piece = alignedText()
         }
+        if !piece.isEmpty { try output(piece) }
+    }
+
+    /// The whole text; the only error is the JSON writer's (collecting into a string cannot fail).
+    private func collected(_ format: AnswerFormat) throws(JSONError) -> String {
+        var out = ""
+        do { try write(as: format) { out += $0 } } catch let error as JSONError { throw error } catch {}
         return out
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+        return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
     }
 
     /// A cell as text: a string as itself, a number as JSON writes it, anything else as compact

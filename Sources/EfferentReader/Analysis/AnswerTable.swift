@@ -30,6 +30,13 @@ public protocol Answer: Sendable {
     var json: JSONValue { get }
     /// The answer's rows, for table, NDJSON and CSV.
     var table: AnswerTable { get }
+    /// When the answer holds nothing in a range it could answer for, the sentence saying so
+    /// ("no steps between 2024-01-01 and 2024-01-07"), which the CLI prints on stderr; nil otherwise.
+    var emptyNote: String? { get }
+}
+
+extension Answer {
+    public var emptyNote: String? { nil }
 }
 
 extension Answer {

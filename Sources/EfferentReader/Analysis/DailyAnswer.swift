@@ -21,14 +21,11 @@ public struct DailyAnswer: Answer {
     /// `values[d][c]`: column `c` on the range's day `d`, `nil` when the archive holds none.
     public let values: [[Double?]]
 
-    /// Refuses a metric with no numbers (naming what to use instead), a name neither the protocol
-    /// nor the range knows, and ranges over 400 days.
+    /// Refuses a metric with no numbers (naming what to use instead) and a name neither the
+    /// protocol nor the range knows; any range is answered (the MCP tools page long ones).
     public init(from source: EventSource, metrics: [String], range: DayRange) throws {
         guard !metrics.isEmpty else { throw AnswerError.noMetrics }
         for metric in metrics where MetricCatalogue.withoutValues.contains(metric) { throw AnswerError.noNumbers(metric: metric) }
-        if range.dayCount > DayRange.Limits.dailyMaximumDays {
-            throw AnswerError.rangeTooLong(days: range.dayCount, limit: DayRange.Limits.dailyMaximumDays)
-        }
         self.metrics = metrics
         self.range = range
         let wanted = Set(metrics)
@@ -89,6 +86,16 @@ public struct DailyAnswer: Answer {
     public func series(of metric: String) -> [Double?] {
         let index = columns.firstIndex { $0.metric == metric && ($0.statistic == .sum || $0.statistic == .mean) }
         return values.map { row in index.flatMap { row[$0] } }
+    }
+
+    public var emptyNote: String? {
+        guard values.allSatisfy({ $0.allSatisfy { $0 == nil } }) else { return nil }
+        return "no \(Self.list(metrics)) between \(range.since) and \(range.until)"
+    }
+
+    /// `steps`, `steps or activeEnergy`, `a, b or c`.
+    static func list(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
     public var json: JSONValue {

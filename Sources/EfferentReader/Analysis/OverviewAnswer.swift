@@ -89,6 +89,10 @@ public struct OverviewAnswer: Answer {
         "Metrics named <type>.<part> are parts of a sample: workout.heartRate.average, workoutRoute.latitude, electrocardiogram.voltage.",
     ]
 
+    public var emptyNote: String? {
+        readableDays == 0 ? "no days in the mirror" + (archive == nil ? "" : " for these dates") + "; efferent sync fetches the archive's" : nil
+    }
+
     public var json: JSONValue {
         var writable: [String: JSONValue] = MetricCatalogue.writable.mapValues {
             .object(["kind": .string("quantity"), "unit": .string($0)])

@@ -4,22 +4,27 @@ import EfferentCore
 /// fields every row shares said once.
 public struct SamplesAnswer: Answer {
     public let metric: String
+    public let range: DayRange
     /// Events of the metric overlapping the range.
     public let matched: Int
-    /// The first `limit` of them, by start.
+    /// Rows skipped before this page.
+    public let offset: Int
+    /// `limit` of them from `offset` on, by start (all of them when no limit was given).
     public let events: [ArchiveEvent]
 
     /// The fields a row may carry, in column order.
     public static let columns = ["day", "start", "end", "kind", "bucket", "unit", "source", "value", "stage", "activity", "duration"]
 
-    /// Refuses a missing metric and a limit outside 1…5000.
+    /// Refuses a missing metric and a page size outside 1…5000; `limit` nil answers every row.
     public init(from source: EventSource, metric: String, range: DayRange,
-                limit: Int = DayRange.Limits.samplesDefaultLimit) throws {
+                limit: Int? = DayRange.Limits.samplesDefaultLimit, offset: Int = 0) throws {
         guard !metric.isEmpty else { throw AnswerError.metricRequired }
-        guard (1...DayRange.Limits.samplesMaximumLimit).contains(limit) else {
+        if let limit, !(1...DayRange.Limits.samplesMaximumLimit).contains(limit) {
             throw AnswerError.limitOutOfRange(limit: limit, maximum: DayRange.Limits.samplesMaximumLimit)
         }
         self.metric = metric
+        self.range = range
+        self.offset = max(0, offset)
         let clock = LocalClock()
         var kept: [ArchiveEvent] = []
         for item in try range.readEvents(from: source, matching: { $0 == metric }) {
@@ -30,8 +35,14 @@ public struct SamplesAnswer: Answer {
             (a.element.event.start, a.element.event.end, a.offset) < (b.element.event.start, b.element.event.end, b.offset)
         }.map(\.element)
         matched = ordered.count
-        events = Array(ordered.prefix(limit))
+        let page = ordered.dropFirst(self.offset)
+        events = Array(limit.map { page.prefix($0) } ?? page)
     }
+
+    /// Rows after this page, when some remain.
+    public var nextOffset: Int? { offset + events.count < matched ? offset + events.count : nil }
+
+    public var emptyNote: String? { matched == 0 ? "no \(metric) between \(range.since) and \(range.until)" : nil }
 
     private var hoisted: HoistedRows {
         HoistedRows(columns: Self.columns, rows: events.map { item in
@@ -49,6 +60,11 @@ public struct SamplesAnswer: Answer {
         members["metric"] = .string(metric)
         members["matched"] = .number(Double(matched))
         members["returned"] = .number(Double(events.count))
+        if offset > 0 { members["offset"] = .number(Double(offset)) }
+        if let next = nextOffset {
+            members["next"] = .object(["offset": .number(Double(next))])
+            members["note"] = .string("rows \(offset + 1)–\(next) of \(matched); ask again with offset \(next) for the next page.")
+        }
         if let note = MetricCatalogue.note(for: metric) { members["unitNote"] = .string(note) }
         return .object(members)
     }

@@ -27,6 +27,8 @@ public struct SleepAnswer: Answer {
     /// Hours asleep over the recorded nights; `nil` when none was.
     public var asleepDistribution: Distribution? { Distribution(nights.map(\.asleepHours)) }
 
+    public var emptyNote: String? { nights.isEmpty ? "no sleep between \(range.since) and \(range.until)" : nil }
+
     public var json: JSONValue {
         let distribution: JSONValue = asleepDistribution.map { .object($0.json(withCount: false, withSum: false)) }
             ?? .object(["min": .null, "p10": .null, "median": .null, "mean": .null, "p90": .null, "max": .null])

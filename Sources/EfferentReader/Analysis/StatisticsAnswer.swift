@@ -28,6 +28,7 @@ public enum Grouping: String, Sendable, CaseIterable {
 /// readings.
 public struct StatisticsAnswer: Answer {
     public let metric: String
+    public let range: DayRange
     public let unit: String?
     public let groupBy: Grouping
     /// Whether the values are daily totals (one per day) rather than individual readings.
@@ -41,6 +42,7 @@ public struct StatisticsAnswer: Answer {
     public init(from source: EventSource, metric: String, range: DayRange, groupBy: Grouping = .month) throws {
         guard !MetricCatalogue.withoutValues.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
         self.metric = metric
+        self.range = range
         self.groupBy = groupBy
         let events = try range.readEvents(from: source, matching: { $0 == metric })
         if events.isEmpty, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
@@ -68,6 +70,8 @@ public struct StatisticsAnswer: Answer {
         self.unit = unit ?? MetricCatalogue.unit(of: metric)
         rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }
     }
+
+    public var emptyNote: String? { rows.isEmpty ? "no \(metric) between \(range.since) and \(range.until)" : nil }
 
     public var json: JSONValue {
         var members: [String: JSONValue] = [

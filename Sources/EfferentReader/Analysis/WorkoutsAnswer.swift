@@ -24,16 +24,21 @@ public struct WorkoutsAnswer: Answer {
     }
 
     public let range: DayRange
+    public let activity: String?
     /// Every workout overlapping the range (of the asked activity), by start.
     public let workouts: [Workout]
+    /// Workouts the JSON answer skips before its page (MCP paging); tables list them all.
+    public let offset: Int
 
     public static let columns = ["start", "end", "activity", "day", "minutes", "source", "distanceMeters", "activeEnergyKcal",
                                  "averageHeartRate", "maximumHeartRate", "routeFixes"]
 
     /// `activity`, when given, must be a catalogue name or `activity-<n>`.
-    public init(from source: EventSource, range: DayRange, activity: String? = nil) throws {
+    public init(from source: EventSource, range: DayRange, activity: String? = nil, offset: Int = 0) throws {
         if let activity, !Self.isActivityName(activity) { throw AnswerError.unknownActivity(activity) }
         self.range = range
+        self.activity = activity
+        self.offset = max(0, offset)
         let clock = LocalClock()
         var workouts: [Workout] = []
         let events = try range.readEvents(from: source, extraAfter: 1, matching: WorkoutStatistics.wanted)
@@ -69,10 +74,13 @@ public struct WorkoutsAnswer: Answer {
         return out.mapValues { ($0.count, Distribution.round3($0.minutes)) }
     }
 
-    private var listed: [Workout] { Array(workouts.prefix(DayRange.Limits.maximumRows)) }
+    /// The JSON answer's page: at most `maximumRows` workouts from `offset` on.
+    private var listed: [Workout] { Array(workouts.dropFirst(offset).prefix(DayRange.Limits.maximumRows)) }
 
-    private var hoisted: HoistedRows {
-        HoistedRows(columns: Self.columns, rows: listed.map { workout in
+    private var nextOffset: Int? { offset + listed.count < workouts.count ? offset + listed.count : nil }
+
+    private func hoisted(_ workouts: [Workout]) -> HoistedRows {
+        HoistedRows(columns: Self.columns, rows: workouts.map { workout in
             func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
             return [.string(LocalClock.iso(workout.start)), .string(LocalClock.iso(workout.end)), .string(workout.activity),
                     .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
@@ -81,17 +89,22 @@ public struct WorkoutsAnswer: Answer {
         })
     }
 
-    /// Said when nothing matched, or when the rows stop at `MAX_ROWS`.
+    public var emptyNote: String? {
+        workouts.isEmpty ? "no \(activity.map { "\($0) " } ?? "")workouts between \(range.since) and \(range.until)" : nil
+    }
+
+    /// Said when nothing matched, or when the rows are one page of more (`MAX_ROWS` a page).
     public var note: String? {
-        if workouts.isEmpty { return "no workouts between \(range.since) and \(range.until)." }
-        if workouts.count > DayRange.Limits.maximumRows {
-            return "rows list the first \(DayRange.Limits.maximumRows) of \(workouts.count) workouts; byActivity counts them all. Narrow since or until to see the rest."
+        if let empty = emptyNote { return empty + "." }
+        if let next = nextOffset {
+            return "rows list workouts \(offset + 1)–\(next) of \(workouts.count); byActivity counts them all. Ask again with offset \(next) for the next page."
         }
         return nil
     }
 
     public var json: JSONValue {
-        var members = hoisted.members
+        var members = hoisted(listed).members
+        if let next = nextOffset { members["next"] = .object(["offset": .number(Double(next))]) }
         members["total"] = .number(Double(workouts.count))
         members["byActivity"] = .object(byActivity.mapValues {
             .object(["count": .number(Double($0.count)), "minutes": .number($0.minutes)])
@@ -100,5 +113,6 @@ public struct WorkoutsAnswer: Answer {
         return .object(members)
     }
 
-    public var table: AnswerTable { hoisted.fullTable }
+    /// Every workout, not a page: what the CLI prints and exports write.
+    public var table: AnswerTable { hoisted(workouts).fullTable }
 }

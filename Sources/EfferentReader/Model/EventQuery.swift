@@ -48,14 +48,18 @@ public struct EventQuery: Sendable, Equatable {
         return item.event.start < upper && (item.event.end > lower || item.event.start >= lower)
     }
 
-    public func run(_ source: EventSource) throws -> [ArchiveEvent] {
+    public func run(_ source: EventSource) throws -> [ArchiveEvent] { try runCounting(source).events }
+
+    /// The events, and how many matched before `limit` cut them.
+    public func runCounting(_ source: EventSource) throws -> (events: [ArchiveEvent], matched: Int) {
         var bounds = [String: (Int64, Int64)]()
         // Filtered in place: a decade of readings is not copied a second time.
         var events = try metric.map { try source.events(from: fetchFrom, through: fetchThrough, metric: $0) }
             ?? source.events(from: fetchFrom, through: fetchThrough)
         events.removeAll { !matches($0, bounds: &bounds) }
+        let matched = events.count
         if let limit, events.count > limit { events.removeSubrange(limit...) }
-        return events
+        return (events, matched)
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+/// An output file written a piece at a time, so an export of a decade never sits in memory as
+/// text: pieces go to `<path>.partial`, which takes the real name only once it is whole (a failed
+/// export leaves no half file under the name asked for). New files are 0600 (`main.swift`).
+final class StreamedFile {
+    let path: String
+    private let partial: String
+    private let handle: FileHandle
+
+    init(path: String) throws {
+        self.path = path
+        partial = path + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: nil) else { throw StreamedFileError.cannotCreate(path) }
+        guard let handle = FileHandle(forWritingAtPath: partial) else { throw StreamedFileError.cannotCreate(path) }
+        self.handle = handle
+    }
+
+    func write(_ text: String) throws {
+        do { try handle.write(contentsOf: Data(text.utf8)) } catch {
+            try? handle.close()
+            unlink(partial)
+            throw StreamedFileError.cannotWrite(path)
+        }
+    }
+
+    /// Flushes, closes and gives the file its name.
+    func finish() throws {
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            unlink(partial)
+            throw StreamedFileError.cannotWrite(path)
+        }
+        guard rename(partial, path) == 0 else {
+            unlink(partial)
+            throw StreamedFileError.cannotWrite(path)
+        }
+    }
+}
+
+enum StreamedFileError: Error, CustomStringConvertible {
+    case cannotCreate(String)
+    case cannotWrite(String)
+    var description: String {
+        switch self {
+        case let .cannotCreate(path): "\(path) cannot be created; check that its folder exists and is writable."
+        case let .cannotWrite(path): "\(path) could not be written whole (is the disk full?); nothing was left under that name."
+        }
+    }
+}
