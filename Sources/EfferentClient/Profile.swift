@@ -88,17 +88,22 @@ public struct ProfileSettings: Sendable, Equatable {
     /// `scheme://host[:port][/prefix]`, no trailing slash.
     public var endpoint: String
     public var bucket: BucketID
-    /// The IANA zone days are cut in (decision A.4), pinned when the archive was created.
+    /// The IANA zone days are cut in (decision A.4), pinned when the archive was created or by its
+    /// first import, and changed only by `efferent zone set`.
     public var timeZone: String
+    /// False from an `init` without `--time-zone` until the first import shows the zone (absent
+    /// from older profiles, whose zone was pinned at init).
+    public var timeZonePinned: Bool
     /// The first day written with hour buckets (§4.1: hours only from the writer's first day on).
     public var hourlyFrom: CalendarDay?
     /// `writer` for the profile that owns the archive, `reader` for one made from a handoff.
     public var role: String
 
-    public init(endpoint: String, bucket: BucketID, timeZone: String, hourlyFrom: CalendarDay?, role: String) {
+    public init(endpoint: String, bucket: BucketID, timeZone: String, hourlyFrom: CalendarDay?, role: String, timeZonePinned: Bool = true) {
         self.endpoint = endpoint
         self.bucket = bucket
         self.timeZone = timeZone
+        self.timeZonePinned = timeZonePinned
         self.hourlyFrom = hourlyFrom
         self.role = role
     }
@@ -110,6 +115,7 @@ public struct ProfileSettings: Sendable, Equatable {
         self.endpoint = endpoint
         self.bucket = bucket
         self.timeZone = zone
+        timeZonePinned = json["timeZonePinned"] != .bool(false)
         self.hourlyFrom = json["hourlyFrom"]?.stringValue.flatMap { CalendarDay($0) }
         self.role = role
     }
@@ -118,6 +124,7 @@ public struct ProfileSettings: Sendable, Equatable {
         var object: [String: JSONValue] = ["endpoint": .string(endpoint), "bucket": .string(bucket.rawValue),
                                            "timeZone": .string(timeZone), "role": .string(role)]
         if let hourlyFrom { object["hourlyFrom"] = .string(hourlyFrom.description) }
+        if !timeZonePinned { object["timeZonePinned"] = .bool(false) }
         return ((try? JSONValue.object(object).canonicalBytes()) ?? []) + [0x0A]
     }
 }

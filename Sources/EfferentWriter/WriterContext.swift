@@ -1,6 +1,7 @@
 import EfferentClient
 import EfferentCore
 import Foundation
+import Synchronization
 
 /// The writer as a library: a profile's settings and keys, its source store and the service
 /// client, shared by every writer command and by servers that run for days (a receiver taking
@@ -12,10 +13,9 @@ import Foundation
 /// which talk to the service about the same days, take turns.
 public final class WriterContext: Sendable {
     public let profile: Profile
-    public let settings: ProfileSettings
+    private let current: Mutex<ProfileSettings>
     public let reading: ReadingKey
     public let writer: Ed25519PrivateKey
-    public let zone: ZoneCalendar
     public let store: SourceStore
     private let retry: RetryPolicy
     private let transport: (any HTTPTransport)?
@@ -33,15 +33,39 @@ public final class WriterContext: Sendable {
             throw WriterError.notInitialised(profile.directory)
         }
         self.profile = profile
-        settings = try profile.settings()
+        var settings = try profile.settings()
         reading = try profile.readingKey()
         writer = try profile.writerKey()
         guard let zone = ZoneCalendar(identifier: settings.timeZone) else { throw WriterError.unknownTimeZone(settings.timeZone) }
-        self.zone = zone
         store = try SourceStore(path: profile.path(SourceStore.fileName), zone: zone)
+        // The store says which zone its records are filed in: a re-cut interrupted before the
+        // profile was saved is finished here, and an older store learns its zone.
+        if let filed = try store.meta(SourceStore.zoneKey), filed != settings.timeZone, let zone = ZoneCalendar(identifier: filed) {
+            store.adopt(zone)
+            settings.timeZone = filed
+            settings.timeZonePinned = true
+            try profile.save(settings)
+        } else if try store.meta(SourceStore.zoneKey) == nil {
+            try store.setMeta(SourceStore.zoneKey, settings.timeZone)
+        }
+        current = Mutex(settings)
         self.retry = retry
         self.transport = transport
         self.onRetry = onRetry
+    }
+
+    /// The settings as they stand (the zone changes with `settleZone` and `changeZone`).
+    public var settings: ProfileSettings { current.withLock { $0 } }
+
+    /// The zone days are cut in.
+    public var zone: ZoneCalendar { store.zone }
+
+    /// Changes the settings, on disk first, then here.
+    func save(_ change: (inout ProfileSettings) -> Void) throws {
+        var updated = settings
+        change(&updated)
+        try profile.save(updated)
+        current.withLock { $0 = updated }
     }
 
     /// The service client, on the clock offset the last run learnt.
@@ -58,6 +82,8 @@ public final class WriterContext: Sendable {
         public let added: Int
         public let removed: Int
         public let summary: ImportSummary
+        /// What the input said about the zone: pinned by it, agreeing, or a warning.
+        public let zone: ZoneOutcome
     }
 
     /// Reads the export (or event file) at `url` into the store. A whole Apple export also
@@ -73,7 +99,9 @@ public final class WriterContext: Sendable {
         let session = try store.beginImport(source: url.lastPathComponent, format: format, full: full)
         let tally = try ExportImporter.read(input, into: session, progress: progress)
         try session.finish()
-        return ImportResult(tally: tally, seen: session.seen, added: session.added, removed: session.removed, summary: session.summary)
+        let zone = try settleZone(tally.zone)
+        return ImportResult(tally: tally, seen: session.seen, added: session.added, removed: session.removed, summary: session.summary,
+                            zone: zone)
     }
 
     /// The days as they would be built now.

@@ -23,6 +23,8 @@ struct Check: Subcommand {
         }
         print(line("active energy", result.activeEnergy, "kcal"))
         print(line("exercise time", result.exerciseTime, "min"))
+        // Days cut in the wrong zone disagree with Apple's by a slice of two days each: say why.
+        if let warning = context.zoneWarning { note("warning: " + warning) }
         return 0
     }
 }

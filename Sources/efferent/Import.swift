@@ -38,6 +38,11 @@ struct Import: Subcommand {
               + (tally.routes > 0 ? "; \(tally.routes) workout routes" : "")
               + (tally.electrocardiograms > 0 ? "; \(tally.electrocardiograms) ECGs" : ""))
         for line in result.summary.lines { print(line) }
+        switch result.zone {
+        case let .pinned(decision, _): print("days are cut in \(decision.zone): \(decision.reason) (efferent zone set changes it)")
+        case let .disagrees(warning): note("warning: " + warning)
+        case .agrees: break
+        }
         print("next: efferent push")
         return 0
     }

@@ -15,7 +15,8 @@ struct Init: Subcommand {
         options: [
             .init("server", value: "URL", help: "The archive service, e.g. https://archive.example.org."),
             .init("invite", value: "CODE", help: "The invite code the service's operator gave you."),
-            .init("time-zone", value: "ZONE", help: "The IANA zone your days are cut in; pinned for good.", default: "this machine's zone"),
+            .init("time-zone", value: "ZONE", help: "The IANA zone your days are cut in (efferent zone set changes it).",
+                  default: "the zone your first import shows"),
         ])
 
     let server: String?
@@ -52,13 +53,15 @@ struct Init: Subcommand {
             guard let server else { throw UsageError("'init' needs --server URL, the archive service to use.") }
             // No settings means nothing was claimed yet (the claim comes after they are saved), so
             // keys an interrupted init left behind are simply made anew below.
+            // Without --time-zone the machine's zone is only provisional: a server's is often UTC,
+            // whatever zone the phone lived in. The first import pins the zone its records show.
             let zoneName = timeZone ?? TimeZone.current.identifier
             guard let zone = ZoneCalendar(identifier: zoneName) else { throw WriterError.unknownTimeZone(zoneName) }
             reading = ReadingKey()
             writer = Ed25519PrivateKey()
             editor = EditorKey()
             settings = ProfileSettings(endpoint: server.trimmingSuffix("/"), bucket: reading.bucket, timeZone: zoneName,
-                                       hourlyFrom: zone.day(of: Date().timeIntervalSince1970), role: "writer")
+                                       hourlyFrom: zone.day(of: Date().timeIntervalSince1970), role: "writer", timeZonePinned: timeZone != nil)
             try profile.prepare()
             try profile.write(KeyFile.readingName, KeyFile.encode(reading))
             try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
@@ -82,7 +85,12 @@ struct Init: Subcommand {
         let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: reading, editorKey: editor)
         try profile.write(Profile.handoffName, Array((handoff.text + "\n").utf8))
         print("\(created ? "created" : "confirmed") archive \(settings.bucket) on \(settings.endpoint)")
-        print("days are cut in \(settings.timeZone); keys are in \(profile.directory)")
+        if settings.timeZonePinned {
+            print("days are cut in \(settings.timeZone); keys are in \(profile.directory)")
+        } else {
+            print("days will be cut in the zone your first import shows (the zone its records name, else the offset its dates "
+                  + "are written with; this machine's \(settings.timeZone) until then); keys are in \(profile.directory)")
+        }
         print("handoff for a reader or an agent: \(profile.path(Profile.handoffName)) (a secret: it opens every day)")
         print("next: efferent import export.zip, then efferent push")
         return 0

@@ -20,6 +20,7 @@ public enum ExportImporter {
             }
             var before = entry.compressedBytesRead
             tally = ExportTally(records: reader.recordCount, activitySummaries: reader.summaryCount, routes: reader.routeCount)
+            tally.zone = reader.zoneEvidence
             for companion in companions {
                 var stream: ZipEntryReader?
                 try readCompanion(companionName(companion.name), reader: reader, sink: sink, tally: &tally) {
@@ -34,6 +35,7 @@ public enum ExportImporter {
             let reader = HealthExportReader(sink: sink, label: url.lastPathComponent)
             try read(url, with: reader, progress)
             tally = ExportTally(records: reader.recordCount, activitySummaries: reader.summaryCount, routes: reader.routeCount)
+            tally.zone = reader.zoneEvidence
             for companion in companions {
                 let folder = companion.deletingLastPathComponent().lastPathComponent
                 let name = companion.lastPathComponent == "export_cda.xml" ? "export_cda.xml" : folder + "/" + companion.lastPathComponent
@@ -48,6 +50,7 @@ public enum ExportImporter {
             try read(url, with: reader, progress)
             tally.records = reader.recordCount
             tally.routes = reader.routeCount
+            tally.zone = reader.zoneEvidence
         }
         return tally
     }

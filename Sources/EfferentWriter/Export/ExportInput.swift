@@ -31,6 +31,8 @@ public struct ExportTally: Sendable, Equatable {
     public var routes = 0
     /// ECG files read.
     public var electrocardiograms = 0
+    /// What the input says about the zone its records were made in.
+    public var zone = ZoneEvidence()
 
     public init(records: Int = 0, activitySummaries: Int = 0, routes: Int = 0, electrocardiograms: Int = 0) {
         self.records = records

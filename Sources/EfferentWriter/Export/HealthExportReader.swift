@@ -21,6 +21,8 @@ public final class HealthExportReader {
     public internal(set) var referencedRouteFiles: [String] = []
     /// The source each referenced GPX file's fixes are filed under: its `WorkoutRoute`'s, or its workout's.
     public internal(set) var routeSources: [String: (source: String, deviceModel: String?)] = [:]
+    /// The zones records name and the offsets their dates are written with, for the archive's zone.
+    public internal(set) var zoneEvidence = ZoneEvidence()
     /// Bytes of XML consumed so far.
     public var bytesFed: UInt64 { scanner.bytesFed }
 
@@ -103,12 +105,16 @@ public final class HealthExportReader {
                 try sink.leftOut(.visionPrescription)
             } else if tag.nameIs("Me") {
                 try sink.leftOut(.characteristics)
+            } else if tag.nameIs("ExportDate"), let raw = tag.rawAttribute("value"), case let .instant(instant) = ExportDate.appleHealth(raw) {
+                zoneEvidence.exportInstant = instant
+                zoneEvidence.exportOffset = ExportDate.offsetSeconds(raw)
             }
             return
         }
         if pendingRecord != nil {
             if level == 2, tag.nameIs("MetadataEntry"), tag.attribute("key", is: "HKTimeZone") {
                 pendingRecord?.timeZone = tag.attribute("value")
+                if let zone = pendingRecord?.timeZone { zoneEvidence.named[zone, default: 0] += 1 }
             } else if level == 3, tag.nameIs("InstantaneousBeatsPerMinute"), let time = tag.rawAttribute("time") {
                 beats.append((tag.rawAttribute("bpm").flatMap(DecimalText.parse) ?? .nan, Array(time)))
             }
@@ -191,6 +197,7 @@ public final class HealthExportReader {
         if let raw = tag.rawAttribute("unit") { record.unit = units.string(raw, entities: tag.hasEntity("unit")) }
         // Beat times are wall-clock times in the offset the start was written with.
         recordOffset = tag.rawAttribute("startDate").flatMap(ExportDate.offsetSeconds)
+        if let recordOffset { zoneEvidence.saw(offset: recordOffset, at: record.start) }
         return record
     }
 

@@ -11,6 +11,8 @@ import EfferentCore
 public final class PulsHealthReader {
     public let sink: ExportSink
     public private(set) var recordCount = 0
+    /// The zones the batches and samples name (`timeZoneID`, `HKTimeZone`), for the archive's zone.
+    public internal(set) var zoneEvidence = ZoneEvidence()
     /// Route lines read.
     public internal(set) var routeCount = 0
     var lines: NDJSONLines
@@ -52,6 +54,8 @@ public final class PulsHealthReader {
         guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object", number) }
         if let version = object["schemaVersion"] {
             guard version.integerValue == 1 else { throw bad("a batch header whose schemaVersion is not 1", number) }
+            // The phone's zone when it sent the batch: evidence for the archive's zone (decision A.4).
+            if let zone = object["timeZoneID"]?.stringValue, !zone.isEmpty { zoneEvidence.named[zone, default: 0] += 1 }
             return
         }
         if let route = object["route"] { return try self.route(route, number) }
@@ -68,7 +72,8 @@ public final class PulsHealthReader {
         let endMS = object["end"]?.numberValue ?? startMS
         var record = SourceRecord(kind: .quantity, type: type, source: object["sourceName"]?.stringValue ?? "",
                                   deviceModel: object["device"]?.stringValue, start: startMS / 1000, end: endMS / 1000,
-                                  timeZone: object["metadata"]?["HKTimeZone"]?.stringValue)
+                                  timeZone: object["metadata"]?["HKTimeZone"]?.stringValue ?? object["startContext"]?["timeZoneID"]?.stringValue)
+        if let zone = record.timeZone, !zone.isEmpty { zoneEvidence.named[zone, default: 0] += 1 }
         switch kindText {
         case "quantity":
             guard let value = object["value"]?.numberValue else { throw bad("a quantity sample without a numeric \"value\"", number) }

@@ -17,7 +17,10 @@ public final class SourceStore: @unchecked Sendable {
     /// Used only inside `serialized` (tests that run alone read it directly).
     let db: SQLiteConnection
     private let owner = NSRecursiveLock()
-    public let zone: ZoneCalendar
+    /// Changed only by `recut(to:)`, under the store's lock.
+    private var currentZone: ZoneCalendar
+    /// The zone records are filed under local days of (decision A.4).
+    public var zone: ZoneCalendar { serialized { currentZone } }
 
     public init(path: String, zone: ZoneCalendar) throws {
         db = try SQLiteConnection(path: path)
@@ -28,8 +31,11 @@ public final class SourceStore: @unchecked Sendable {
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;")
         try WriterSchema.migrate(db, now: Date().timeIntervalSince1970)
         try db.execute("PRAGMA temp_store=MEMORY")
-        self.zone = zone
+        currentZone = zone
     }
+
+    /// Sets the zone in memory only (`recut(to:)` also re-files the records).
+    func adopt(_ zone: ZoneCalendar) { serialized { currentZone = zone } }
 
     /// Runs `body` with the connection to itself: the thread that holds the lock is the
     /// connection's one owner until `body` returns.
