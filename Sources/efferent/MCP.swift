@@ -17,16 +17,34 @@ struct MCP: Subcommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
     func run() async throws -> Int32 {
-        let context = try ReaderContext()
+        let context: ReaderContext
+        do {
+            context = try ReaderContext()
+        } catch {
+            // No profile: the agent's client gets the sentence as a JSON-RPC error on every
+            // request, rather than a connection that closed with nothing said.
+            await serve(LocalMCPServer(unavailable: "\(error)"))
+            return 0
+        }
         var world = LocalMCPServer.World(
             source: { context.source },
             today: { context.today },
             refresh: { full in
                 let mirror = context.mirror
+                // A refresh before an answer never waits on a service that is away (0.3 s to accept
+                // a connection, as the CLI's answers); phone_data_sync, asked for, gives it 2.5 s.
+                let connectTimeout = full ? 2.5 : ReadingOptions.refreshConnectTimeout
+                let stats: ArchiveStats
+                do {
+                    stats = try await context.client(connectTimeout: connectTimeout).stats()
+                } catch let error as ArchiveError where error.isUnreachable {
+                    let syncedAt = mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }
+                    throw MirrorAge(synced: ReadingOptions.age(since: syncedAt), cause: "\(error)")
+                }
                 // A refresh takes the last 14 days; the whole listing when forced or when counts disagree.
-                let stats = try await context.client().stats()
                 let walkAll = full || stats.days != mirror.days.count
-                let report = walkAll ? try await context.sync() : try await context.sync(from: context.today.adding(days: -14), to: context.today.next)
+                let report = walkAll ? try await context.sync(connectTimeout: connectTimeout)
+                    : try await context.sync(from: context.today.adding(days: -14), to: context.today.next, connectTimeout: connectTimeout)
                 return .object(["copied": .number(Double(report.fetched)), "readable": .number(Double(mirror.days.count)),
                                 "firstDay": mirror.days.first.map { .string($0.description) } ?? .null,
                                 "lastDay": mirror.days.last.map { .string($0.description) } ?? .null])
@@ -41,12 +59,24 @@ struct MCP: Subcommand {
             }
             world.edits = { all in .object(["edits": .array(try await agent.status(all: all).map(\.json))]) }
         }
-        let server = LocalMCPServer(world: world)
+        await serve(LocalMCPServer(world: world))
+        return 0
+    }
+
+    /// One JSON-RPC message a line on stdin, one answer a line on stdout, until stdin ends.
+    func serve(_ server: LocalMCPServer) async {
         while let line = readLine(strippingNewline: true) {
             if let answer = await server.handle(line) {
                 FileHandle.standardOutput.write(Data((answer + "\n").utf8))
             }
         }
-        return 0
     }
+}
+
+/// The service was away when an answer wanted a fresher mirror: the answer comes from the
+/// mirror at once, and says how old it is.
+struct MirrorAge: Error, CustomStringConvertible {
+    let synced: String
+    let cause: String
+    var description: String { "the mirror was synced \(synced); the service did not answer just now: \(cause)" }
 }

@@ -73,34 +73,8 @@ public final class NameResolver {
         return matches.count == 1 ? matches.first : nil
     }
 
-    /// The name fewest edits away (case ignored), when it is near enough to be a slip: at most a
-    /// third of the asked name's length. Ties go to the alphabetically first.
-    public static func closest(to asked: String, in names: Set<String>) -> String? {
-        let target = Array(asked.lowercased().unicodeScalars)
-        let limit = max(2, target.count / 3)
-        var best: (distance: Int, name: String)?
-        for name in names.sorted() {
-            let distance = editDistance(target, Array(name.lowercased().unicodeScalars))
-            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (distance, name) }
-        }
-        return best?.name
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions each cost one.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
+    /// The known name nearest to a mistyped one (`NearestName`).
+    public static func closest(to asked: String, in names: Set<String>) -> String? { NearestName.closest(to: asked, in: names) }
 }
 
 extension AnswerRequest {

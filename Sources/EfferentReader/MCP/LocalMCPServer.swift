@@ -35,13 +35,27 @@ public final class LocalMCPServer {
         }
     }
 
-    let world: World
+    let world: World?
     let clock: () -> Date
     private var refreshedAt: Date?
+    /// The sentence every request gets when there is no archive to serve (no profile).
+    let unavailable: String?
+    /// The tool list, made from the names the mirror holds; made again after a refresh.
+    private var tools: [JSONValue]?
 
     public init(world: World, clock: @escaping () -> Date = { Date() }) {
         self.world = world
         self.clock = clock
+        unavailable = nil
+    }
+
+    /// A server with nothing to serve: every request but `ping` is answered with a JSON-RPC error
+    /// carrying `sentence` (a missing profile, and what to run), so the agent's client shows the
+    /// reason instead of a connection that closed.
+    public init(unavailable sentence: String) {
+        world = nil
+        clock = { Date() }
+        unavailable = sentence
     }
 
     /// The answer line to one input line; nil for notifications and blank lines.
@@ -55,6 +69,10 @@ public final class LocalMCPServer {
         }
         guard let id = message["id"] else { return nil }
         let params = message["params"]?.objectValue ?? [:]
+        if method == "ping" { return Self.encode(Self.result(id: id, .object([:]))) }
+        guard let world else {
+            return Self.encode(Self.error(id: id, code: -32000, message: unavailable ?? "this server has no archive to serve"))
+        }
         switch method {
         case "initialize":
             let asked = params["protocolVersion"]?.stringValue ?? ""
@@ -70,28 +88,54 @@ public final class LocalMCPServer {
         case "ping":
             return Self.encode(Self.result(id: id, .object([:])))
         case "tools/list":
-            let held = (try? world.source().metricNames()) ?? []
-            let names = Set(HealthCatalogue.metricNames).union(MetricCatalogue.totals).union(MetricCatalogue.records).union(held)
-            let tools = MCPTools.list(metrics: names.sorted()) + (world.write == nil ? [] : MCPTools.writeTools)
-            return Self.encode(Self.result(id: id, .object(["tools": .array(tools)])))
+            return Self.encode(Self.result(id: id, .object(["tools": .array(toolList(world))])))
         case "tools/call":
             guard let name = params["name"]?.stringValue else {
                 return Self.encode(Self.error(id: id, code: -32602, message: "tools/call needs a tool name"))
             }
-            let result = await call(name, params["arguments"]?.objectValue ?? [:])
+            // An unknown tool is a protocol error; arguments that do not fit the tool's schema are a
+            // tool error (isError), so the agent reads the sentence and asks again (MCP SEP-1303).
+            guard let tool = toolList(world).first(where: { $0["name"]?.stringValue == name }), let schema = tool["inputSchema"] else {
+                return Self.encode(Self.error(id: id, code: -32602, message: MCPError.unknownTool(name).description))
+            }
+            let given = params["arguments"] ?? .object([:])
+            guard let arguments = given.objectValue else {
+                return Self.encode(Self.result(id: id, Self.refusal("the arguments of \(name) must be an object.")))
+            }
+            if let problem = ToolArgumentCheck.problem(arguments, schema: schema, tool: name) {
+                return Self.encode(Self.result(id: id, Self.refusal(problem)))
+            }
+            let result = await call(name, arguments)
             return Self.encode(Self.result(id: id, result))
         default:
             return Self.encode(Self.error(id: id, code: -32601, message: "\(method.prefix(60)) is not a method this server knows"))
         }
     }
 
+    /// The tools, their name arguments listing what the mirror holds (cached until a refresh).
+    func toolList(_ world: World) -> [JSONValue] {
+        if let tools { return tools }
+        var held = Set<String>(), activities = Set<String>()
+        if let source = try? world.source() {
+            let resolver = NameResolver(source: source)
+            held = (try? resolver.metricsHeld()) ?? []
+            activities = (try? resolver.activitiesHeld()) ?? []
+        }
+        let list = MCPTools.list(numeric: held.subtracting(MetricCatalogue.withoutValues).sorted(), metrics: held.sorted(),
+                                 activities: activities.sorted()) + (world.write == nil ? [] : MCPTools.writeTools)
+        tools = list
+        return list
+    }
+
     /// One tool call, as a result object: compact JSON text, `isError` for refusals.
     func call(_ name: String, _ arguments: [String: JSONValue]) async -> JSONValue {
+        guard let world else { return Self.refusal(unavailable ?? "") }
         var warning: String?
         do {
             if name == "phone_data_sync" {
                 let changed = try await world.refresh(true)
                 refreshedAt = clock()
+                tools = nil
                 return Self.text(changed)
             }
             if name == "phone_data_write", let write = world.write {
@@ -105,21 +149,40 @@ public final class LocalMCPServer {
                 do {
                     _ = try await world.refresh(false)
                     refreshedAt = clock()
+                    tools = nil
                 } catch {
                     warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
                 }
             }
-            let request = try MCPTools.request(name, arguments)
+            var request = try MCPTools.request(name, arguments)
+            // A long range of days is answered a page at a time: the first `dayWindow` days, and
+            // where the next page starts.
+            var next: (since: CalendarDay, until: CalendarDay)?
+            let paged = request.kind == .daily || request.kind == .sleep || (request.kind == .statistics && request.groupBy == "day")
+            if paged, let range = try request.range(today: world.today()), range.dayCount > MCPTools.dayWindow {
+                request.since = range.since
+                request.until = range.since.adding(days: MCPTools.dayWindow - 1)
+                next = (range.since.adding(days: MCPTools.dayWindow), range.until)
+            }
             let archive = request.kind == .overview ? await world.archive() : nil
             var answer = try request.answer(from: world.source(), today: world.today(), archive: archive).json
-            if let warning, case var .object(members) = answer {
-                members["warning"] = .string(warning)
+            if case var .object(members) = answer {
+                if let warning { members["warning"] = .string(warning) }
+                if let next, let since = request.since, let until = request.until {
+                    members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)])
+                    members["note"] = .string("this page covers \(since) … \(until), the first \(MCPTools.dayWindow) days asked for; "
+                                              + "ask again with since \(next.since) and until \(next.until) for the rest.")
+                }
                 answer = .object(members)
             }
             return Self.text(answer)
         } catch {
-            return .object(["content": .array([.object(["type": .string("text"), "text": .string("\(error)")])]), "isError": .bool(true)])
+            return Self.refusal("\(error)")
         }
+    }
+
+    static func refusal(_ sentence: String) -> JSONValue {
+        .object(["content": .array([.object(["type": .string("text"), "text": .string(sentence)])]), "isError": .bool(true)])
     }
 
     static func text(_ value: JSONValue) -> JSONValue {

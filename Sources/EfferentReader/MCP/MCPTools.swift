@@ -2,30 +2,49 @@ import EfferentCore
 
 /// The local MCP tools (§10.3): their schemas, and their arguments read into an `AnswerRequest`.
 enum MCPTools {
-    /// The tools, their metric arguments listing `metrics` as the valid names (decision A.9:
-    /// every metric the protocol names and every one the archive holds).
-    static func list(metrics: [String]) -> [JSONValue] {
+    /// Days one answer of `daily`, `sleep` or `statistics` by day covers; a longer range is paged
+    /// (the answer names the next page's `since` and `until`).
+    static let dayWindow = 400
+
+    /// What a tool does to the world (MCP `ToolAnnotations`): every reading tool only reads the
+    /// mirror, and asking twice gives the same answer.
+    static func annotations(readOnly: Bool, destructive: Bool = false, idempotent: Bool = true, openWorld: Bool = false) -> JSONValue {
+        .object(["readOnlyHint": .bool(readOnly), "destructiveHint": .bool(destructive), "idempotentHint": .bool(idempotent),
+                 "openWorldHint": .bool(openWorld)])
+    }
+
+    /// The tools, their name arguments listing what the archive holds: `numeric` the metrics with
+    /// numbers (daily, statistics), `metrics` every metric (samples), `activities` the workouts'.
+    /// An empty list leaves the argument open (a mirror not synced yet holds nothing to list).
+    static func list(numeric: [String], metrics: [String], activities: [String]) -> [JSONValue] {
         let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD, a local day of the archive")])
         func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
             var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
             if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
-            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema)])
+            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema),
+                            "annotations": name == "phone_data_sync" ? annotations(readOnly: false, openWorld: true) : annotations(readOnly: true)])
+        }
+        func names(_ list: [String], _ description: String) -> JSONValue {
+            var schema: [String: JSONValue] = ["type": .string("string"), "description": .string(description)]
+            if !list.isEmpty { schema["enum"] = .array(list.map(JSONValue.string)) }
+            return .object(schema)
         }
         let range: [String: JSONValue] = ["since": day, "until": day]
-        let metric: JSONValue = .object(["type": .string("string"), "enum": .array(metrics.map(JSONValue.string))])
+        let offset: JSONValue = .object(["type": .string("integer"), "minimum": .number(0),
+                                         "description": .string("Rows to skip: the next page's offset, as an answer's next.offset gives it")])
         return [
             tool("phone_data_overview", "What the archive holds: every metric, kind, unit, days covered and events. Call this first."),
-            tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days, at most 400.",
-                 range.merging(["metrics": .object(["type": .string("array"), "items": metric])]) { a, _ in a }),
-            tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …).",
-                 range.merging(["metric": metric,
+            tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days; a longer range comes \(dayWindow) days a page, with next.since and next.until.",
+                 range.merging(["metrics": .object(["type": .string("array"), "items": names(numeric, "a metric the archive holds")])]) { a, _ in a }),
+            tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …); sum only for totals.",
+                 range.merging(["metric": names(numeric, "a metric the archive holds"),
                                 "group_by": .object(["type": .string("string"), "enum": .array(["day", "week", "month", "year"].map { .string($0) })])]) { a, _ in a },
                  required: ["metric"]),
-            tool("phone_data_sleep", "Nights stitched from every source (stage unions, never sums), named by their evening; naps apart.", range),
-            tool("phone_data_workouts", "Workouts with activity, minutes, source, distance, energy, heart rate and route fixes; counts per activity.",
-                 range.merging(["activity": .object(["type": .string("string")])]) { a, _ in a }),
-            tool("phone_data_samples", "The events of one metric as they are; default the last 7 days, 500 rows (at most 5000).",
-                 range.merging(["metric": metric,
+            tool("phone_data_sleep", "Nights stitched from every source (stage unions, never sums), named by their evening; naps apart; \(dayWindow) nights a page.", range),
+            tool("phone_data_workouts", "Workouts with activity, minutes, source, distance, energy, heart rate and route fixes; counts per activity; 1000 rows a page.",
+                 range.merging(["activity": names(activities, "a workout activity the archive holds"), "offset": offset]) { a, _ in a }),
+            tool("phone_data_samples", "The events of one metric as they are; default the last 7 days, 500 rows a page (at most 5000), matched and returned said, next.offset for the rest.",
+                 range.merging(["metric": names(metrics, "a metric the archive holds"), "offset": offset,
                                 "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(5000)])]) { a, _ in a },
                  required: ["metric"]),
             tool("phone_data_sync", "Bring the local copy up to date now with a full walk of the archive's listing."),
@@ -50,11 +69,14 @@ enum MCPTools {
         ])
         return [
             .object(["name": .string("phone_data_write"),
+                     // A write: it queues an edit each call, and a put or delete replaces or removes an agent's earlier entry.
+                     "annotations": annotations(readOnly: false, destructive: true, idempotent: false, openWorld: true),
                      "description": .string("Log entries (meals, water, weight, sleep) into the owner's Health: sealed so only the owner's writer reads them, applied on its next push, reversible by the owner."),
                      "inputSchema": .object(["type": .string("object"), "required": .array([.string("items")]),
                                              "properties": .object(["items": .object(["type": .string("array"), "items": item,
                                                                                        "minItems": .number(1), "maxItems": .number(500)])])])]),
             .object(["name": .string("phone_data_edits"),
+                     "annotations": annotations(readOnly: true, openWorld: true),
                      "description": .string("Edits sent and what the writer answered: pending, applied, or each failed item's index, id and word."),
                      "inputSchema": .object(["type": .string("object"),
                                              "properties": .object(["all": .object(["type": .string("boolean"), "description": .string("include answered edits")])])])]),
@@ -78,10 +100,14 @@ enum MCPTools {
                                  groupBy: arguments["group_by"]?.stringValue)
         case "phone_data_sleep": return AnswerRequest(kind: .sleep, since: since, until: until)
         case "phone_data_workouts":
-            return AnswerRequest(kind: .workouts, since: since, until: until, activity: arguments["activity"]?.stringValue)
+            var request = AnswerRequest(kind: .workouts, since: since, until: until, activity: arguments["activity"]?.stringValue)
+            request.offset = arguments["offset"]?.integerValue.map(Int.init) ?? 0
+            return request
         case "phone_data_samples":
-            return AnswerRequest(kind: .samples, since: since, until: until, metric: arguments["metric"]?.stringValue,
-                                 limit: arguments["limit"]?.integerValue.map(Int.init))
+            var request = AnswerRequest(kind: .samples, since: since, until: until, metric: arguments["metric"]?.stringValue,
+                                        limit: arguments["limit"]?.integerValue.map(Int.init))
+            request.offset = arguments["offset"]?.integerValue.map(Int.init) ?? 0
+            return request
         default: throw MCPError.unknownTool(name)
         }
     }
