@@ -38,6 +38,7 @@ import Testing
         #expect(uri.hasSuffix("/b/\(b)/d/2020-01-03"))
         let guide = try await call(service, b, #"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"setup_guide"}}"#)
         #expect(toolText(guide)?.contains("Keep the reading key local") == true)
+        #expect(toolText(guide)?.contains("`efferent mcp` as a local MCP server") == true)
         let attached = guide.json?["result"]?["content"]?.arrayValue?.last?["resource"]
         #expect(attached?["mimeType"] == .string("text/x-python"))
         let script = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -47,9 +48,18 @@ import Testing
         let badTool = try await call(service, b, #"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"get_sealed_day","arguments":{"day":"2020-13-01"}}}"#)
         #expect(badTool.json?["result"]?["isError"] == .bool(true))
 
+        let annotated = tools.json?["result"]?["tools"]?.arrayValue ?? []
+        #expect(annotated.allSatisfy { $0["annotations"]?["readOnlyHint"] == .bool(true) && $0["annotations"]?["destructiveHint"] == .bool(false) })
+        let mistyped = try await call(service, b, #"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"list_sealed_days","arguments":{"form":"2020-01-02"}}}"#)
+        #expect(mistyped.json?["result"]?["isError"] == .bool(true) && toolText(mistyped)?.contains("the nearest is from") == true, "\(toolText(mistyped) ?? "")")
+
         _ = try await service.send(writer.registerReader())
+        // Once reads need the read key, the tools that would refuse are not offered, and refuse as errors.
+        let reduced = try await call(service, b, #"{"jsonrpc":"2.0","id":12,"method":"tools/list"}"#)
+        #expect(reduced.json?["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["setup_guide", "archive_status"])
         let closed = try await call(service, b, #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_sealed_days"}}"#)
-        #expect(toolText(closed)?.contains("efferent sync") == true)
+        #expect(closed.json?["result"]?["isError"] == .bool(true))
+        #expect(toolText(closed)?.contains("efferent mcp") == true)
         #expect(toolText(closed)?.contains("2020-01") == false, "no listing once the read key closes reads")
         let stillOpen = try await call(service, b, #"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"archive_status"}}"#)
         #expect(try JSONParser.parse(toolText(stillOpen) ?? "")["days"]?.integerValue == 5)

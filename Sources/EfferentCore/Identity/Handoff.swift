@@ -29,13 +29,18 @@ public struct Handoff: Sendable, CustomStringConvertible {
 
     /// This project's one-line instruction to the agent (protocol §1.5).
     ///
-    /// This project's instruction line (§1.5: the wording is the writer's own). It names
-    /// `setup_guide` and says "Keep the reading key[ and the editor key] local", as the package
-    /// importer requires.
+    /// §1.5 leaves the wording to the writer; the fields stay byte for byte. It leads with the
+    /// local reader (`efferent connect`, then `efferent mcp`), which answers every question from
+    /// a local copy, and describes the remote endpoint for what it is: the place an agent with a
+    /// shell gets a reader script from (its `setup_guide`). It still names `setup_guide` and says
+    /// "Keep the reading key[ and the editor key] local", as the reference package's importer requires.
     public static func instruction(withEditor: Bool) -> String {
         let keep = withEditor ? "Keep the reading key and the editor key local" : "Keep the reading key local"
-        return "Add the MCP server below to your agent and call its setup_guide tool before anything else. \(keep): "
-            + "they open this health archive and must never be pasted into a chat or sent anywhere."
+        return "Read this health archive on your own machine: save this text as handoff.txt (chmod 600), run "
+            + "`efferent connect --handoff handoff.txt`, then add `efferent mcp` to your agent as a local MCP server; it answers "
+            + "every question offline. The MCP URL below only hands out sealed days: an agent with a shell and no efferent command "
+            + "calls its setup_guide tool for a reader script to run. \(keep): they open this archive and must never be pasted "
+            + "into a chat or sent anywhere."
     }
 
     /// The handoff text (protocol §1.5).

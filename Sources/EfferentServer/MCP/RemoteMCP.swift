@@ -6,7 +6,13 @@ import Foundation
 /// answered as plain JSON. It hands out only what the service holds: sealed bytes and sizes.
 extension ArchiveService {
     static let mcpProtocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
-    static let mcpInstructions = "Call setup_guide first. Keep the reading key local: it opens every day of this archive, and this service never sees it."
+    static let mcpInstructions = "This endpoint holds only sealed days and answers no health question itself. Call setup_guide: it hands "
+        + "out a reader script for an agent with a shell, and says how to run `efferent mcp` locally, which answers everything. "
+        + "Keep the reading key local: it opens every day of this archive, and this service never sees it."
+
+    /// The tools that hand out days or edits: once a read key is registered reads must be signed,
+    /// so these are not offered (and refuse with `isError` if called anyway).
+    static let keylessTools: Set<String> = ["list_sealed_days", "get_sealed_day", "list_edits"]
 
     func mcp(_ id: BucketID, _ request: HTTPRequest) throws -> HTTPResponse {
         guard let message = try? JSONParser.parse(request.body) else {
@@ -41,12 +47,22 @@ extension ArchiveService {
         case "ping":
             return Self.rpcResult(id: rpcID, .object([:]))
         case "tools/list":
-            return Self.rpcResult(id: rpcID, .object(["tools": .array(Self.remoteTools)]))
+            let closed = try store.bucket(bucket)?.reader != nil
+            let offered = Self.remoteTools.filter { !closed || !Self.keylessTools.contains($0["name"]?.stringValue ?? "") }
+            return Self.rpcResult(id: rpcID, .object(["tools": .array(offered)]))
         case "tools/call":
             guard let name = params["name"]?.stringValue else {
                 return Self.rpcError(id: rpcID, code: -32602, message: "tools/call needs a tool name")
             }
+            // As the local server: an unknown tool is a protocol error, arguments that do not fit
+            // the schema an isError sentence (MCP SEP-1303).
+            guard let schema = Self.remoteTools.first(where: { $0["name"]?.stringValue == name })?["inputSchema"] else {
+                return Self.rpcError(id: rpcID, code: -32602, message: "\(name.prefix(60)) is not a tool of this server; tools/list names them")
+            }
             let arguments = params["arguments"]?.objectValue ?? [:]
+            if let problem = ToolArgumentCheck.problem(arguments, schema: schema, tool: name) {
+                return Self.rpcResult(id: rpcID, Self.toolResult(text: problem, isError: true))
+            }
             do {
                 return Self.rpcResult(id: rpcID, try callTool(name, arguments, bucket: bucket, request: request))
             } catch let error as ServiceError {
@@ -62,8 +78,8 @@ extension ArchiveService {
             ?? "http://\(request.header("host") ?? "127.0.0.1")"
         let readKey = try store.bucket(bucket)?.reader != nil
         let closed = "This archive answers only reads signed with its read key, so this tool no longer hands out days or edits. "
-            + "Run the reader locally with the handoff instead: `efferent connect --handoff handoff.txt` then `efferent sync` and "
-            + "`efferent query`, or `python efferent_reader.py --handoff handoff.txt --list` (see setup_guide)."
+            + "Read it locally with the handoff instead: `efferent connect --handoff handoff.txt` then `efferent mcp` (or `efferent sync` "
+            + "and `efferent daily`), or `python efferent_reader.py --handoff handoff.txt --list` (see setup_guide)."
         switch name {
         case "setup_guide":
             // The guide, and the independent Python reader itself as an embedded resource (A.7).
@@ -76,7 +92,7 @@ extension ArchiveService {
         case "archive_status":
             return Self.toolResult(json: statsValue(try store.stats(bucket)))
         case "list_sealed_days":
-            if readKey { return Self.toolResult(text: closed) }
+            if readKey { return Self.toolResult(text: closed, isError: true) }
             var query = [String]()
             for key in ["from", "to", "after"] {
                 if let value = arguments[key]?.stringValue {
@@ -89,7 +105,7 @@ extension ArchiveService {
             let answer = try listing(bucket, inner)
             return Self.toolResult(text: String(decoding: answer.body, as: UTF8.self))
         case "get_sealed_day":
-            if readKey { return Self.toolResult(text: closed) }
+            if readKey { return Self.toolResult(text: closed, isError: true) }
             guard let text = arguments["day"]?.stringValue, let day = CalendarDay(text) else {
                 throw ServiceError(400, "day must be a real date written YYYY-MM-DD")
             }
@@ -100,7 +116,7 @@ extension ArchiveService {
                 "description": .string("The sealed day \(day), \(stored.sealed.count) bytes; open it with the reading key."),
             ])])])
         case "list_edits":
-            if readKey { return Self.toolResult(text: closed) }
+            if readKey { return Self.toolResult(text: closed, isError: true) }
             var query = [String]()
             if let after = arguments["after"]?.stringValue { query.append("after=\(after)") }
             if let limit = arguments["limit"]?.integerValue { query.append("limit=\(limit)") }
@@ -121,12 +137,14 @@ extension ArchiveService {
         holds only sealed bytes, their sizes and upload times. To read, you need the handoff text the owner gave you \
         (MCP URL, reading key, and optionally an editor key). Keep the reading key local: never send it to any service.
 
-        Read with the Python reader attached to this answer: save it as efferent_reader.py, `pip install cryptography` \
+        The best way to read: with the efferent command on your own machine, `efferent connect --handoff handoff.txt`, then \
+        `efferent mcp` as a local MCP server for your agent (or `efferent sync`, `efferent daily`, `efferent sleep`): it answers \
+        every question offline. This endpoint itself only hands out sealed days.
+
+        An agent with a shell and no efferent command: read with the Python reader attached to this answer: save it as efferent_reader.py, `pip install cryptography` \
         (its only dependency), save the handoff text as handoff.txt with `chmod 600 handoff.txt`, then \
         `python efferent_reader.py --self-test`, `--handoff handoff.txt --list`, `--day YYYY-MM-DD`, \
-        `--from D --to D` (NDJSON events, one per line) or `--write items.json` to ask the owner's writer to add entries. \
-        The Efferent command does the same with a local mirror: `efferent connect --handoff handoff.txt`, `efferent sync`, \
-        `efferent daily`, `efferent sleep`, `efferent mcp`.
+        `--from D --to D` (NDJSON events, one per line) or `--write items.json` to ask the owner's writer to add entries.
 
         Wire summary: GET \(base)/b/\(bucket)/days lists days; GET \(base)/b/\(bucket)/d?from=&to= returns a frame \
         (10-byte day, 4-byte big-endian length, sealed bytes, repeated); each sealed day is 0x02 || enc(32) || ciphertext, \
@@ -140,11 +158,15 @@ extension ArchiveService {
         func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
             var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
             if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
-            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema)])
+            // Every remote tool only reads what the service holds.
+            let annotations: JSONValue = .object(["readOnlyHint": .bool(true), "destructiveHint": .bool(false),
+                                                  "idempotentHint": .bool(true), "openWorldHint": .bool(false)])
+            return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema),
+                            "annotations": annotations])
         }
         let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD")])
         return [
-            tool("setup_guide", "How to read this sealed archive locally; call this first."),
+            tool("setup_guide", "How to read this sealed archive: efferent mcp locally, or a reader script for an agent with a shell; call this first."),
             tool("archive_status", "How many sealed days the archive holds, their total size and first and last day."),
             tool("list_sealed_days", "Sealed days with their sizes and upload times (no contents).",
                  ["from": day, "to": day, "after": day,
