@@ -2,10 +2,17 @@ import EfferentCore
 
 extension AnswerTable {
     /// Columns padded to their widest cell, numbers right-aligned, two spaces between columns;
-    /// an absent value prints as `-`.
+    /// an absent value prints as `-`. With `display`, headers carry units and numbers are rounded
+    /// to what each measurement means.
     public func alignedText() -> String {
-        let cells = rows.map { $0.map { AnswerTable.cellText($0) ?? "-" } }
-        var widths = columns.map(\.count)
+        let scales = display.indices.map { column in display[column].scale(of: rows.map { column < $0.count ? $0[column] : .null }) }
+        let headers = display.isEmpty ? columns : columns.indices.map { display[$0].header(columns[$0], scale: scales[$0]) }
+        let cells = rows.map { row in
+            row.enumerated().map { column, value in
+                (display.isEmpty ? AnswerTable.cellText(value) : display[column].text(value, scale: scales[column])) ?? "-"
+            }
+        }
+        var widths = headers.map(\.count)
         for row in cells {
             for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
         }
@@ -19,7 +26,7 @@ extension AnswerTable {
             while text.last == " " { text.removeLast() }
             return text
         }
-        var out = line(columns, numeric: columns.map { _ in false }) + "\n"
+        var out = line(headers, numeric: headers.map { _ in false }) + "\n"
         for (row, texts) in zip(rows, cells) {
             out += line(texts, numeric: row.map { $0.numberValue != nil }) + "\n"
         }

@@ -5,10 +5,14 @@ public struct AnswerTable: Sendable, Equatable {
     public let columns: [String]
     /// Each row holds one value per column; `null` where the row has none.
     public let rows: [[JSONValue]]
+    /// How the human table shows each column (units in headers, rounding); empty shows every
+    /// value as it is. CSV and NDJSON never use it: they keep full precision.
+    public let display: [ColumnDisplay]
 
-    public init(columns: [String], rows: [[JSONValue]]) {
+    public init(columns: [String], rows: [[JSONValue]], display: [ColumnDisplay] = []) {
         self.columns = columns
         self.rows = rows
+        self.display = display.count == columns.count ? display : []
     }
 }
 

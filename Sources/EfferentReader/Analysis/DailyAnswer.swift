@@ -108,6 +108,7 @@ public struct DailyAnswer: Answer {
         AnswerTable(columns: ["day"] + columns.map(\.name),
                     rows: zip(range.days, values).map { day, row in
                         [.string(day.description)] + row.map { $0.map(JSONValue.number) ?? .null }
-                    })
+                    },
+                    display: [.plain] + columns.map { ColumnDisplay.measurement(units[$0.metric], metric: $0.metric) })
     }
 }

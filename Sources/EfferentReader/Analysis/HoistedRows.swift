@@ -12,7 +12,7 @@ public struct HoistedRows: Sendable, Equatable {
 
     /// Columns `null` on every row are dropped; with more than one row, a column whose value is
     /// the same on every row moves into `sameOnEveryRow`.
-    public init(columns: [String], rows: [[JSONValue]]) {
+    public init(columns: [String], display: [ColumnDisplay] = [], rows: [[JSONValue]]) {
         var keep: [Int] = []
         var present: [Int] = []
         var same: [String: JSONValue] = [:]
@@ -27,8 +27,11 @@ public struct HoistedRows: Sendable, Equatable {
             }
         }
         sameOnEveryRow = same
-        table = AnswerTable(columns: keep.map { columns[$0] }, rows: rows.map { row in keep.map { row[$0] } })
-        fullTable = AnswerTable(columns: present.map { columns[$0] }, rows: rows.map { row in present.map { row[$0] } })
+        let shown = display.count == columns.count
+        table = AnswerTable(columns: keep.map { columns[$0] }, rows: rows.map { row in keep.map { row[$0] } },
+                            display: shown ? keep.map { display[$0] } : [])
+        fullTable = AnswerTable(columns: present.map { columns[$0] }, rows: rows.map { row in present.map { row[$0] } },
+                                display: shown ? present.map { display[$0] } : [])
     }
 
     /// The members `sameOnEveryRow`, `columns` and `rows` of an answer object.

@@ -38,6 +38,18 @@ public final class LocalClock {
         return first <= range.until && last >= range.since
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS+HH:MM`: the instant on the wall clock of its day's zone (decision A.4),
+    /// with the offset, so it reads as local time and still names one instant; `Z` form for UTC
+    /// and days with no zone.
+    public func iso(_ seconds: Int64, in identifier: String?) throws(AnswerError) -> String {
+        guard let identifier, identifier != "UTC", identifier != "Etc/UTC" else { return Self.iso(seconds) }
+        let offset = try zone(identifier).offset(at: Double(seconds))
+        let wall = Self.iso(seconds + offset).dropLast()
+        let minutes = abs(offset) / 60
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return wall + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
+    }
+
     /// `YYYY-MM-DDTHH:MM:SSZ`, the instant form of §3.2.
     public static func iso(_ seconds: Int64) -> String {
         let day = CalendarDay(unixSeconds: seconds)

@@ -128,6 +128,7 @@ public struct OverviewAnswer: Answer {
                          .string(line.buckets.joined(separator: ",")), .string(line.firstDay.description),
                          .string(line.lastDay.description), .number(Double(line.daysCovered)),
                          .number(Double(line.events)), line.unitNote.map(JSONValue.string) ?? .null]
-                    })
+                    },
+                    display: [.plain, .plain, .plain, .plain, .plain, .plain, .whole, .whole, .plain])
     }
 }

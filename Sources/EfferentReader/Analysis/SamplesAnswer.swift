@@ -45,11 +45,16 @@ public struct SamplesAnswer: Answer {
     public var emptyNote: String? { matched == 0 ? "no \(metric) between \(range.since) and \(range.until)" : nil }
 
     private var hoisted: HoistedRows {
-        HoistedRows(columns: Self.columns, rows: events.map { item in
+        let clock = LocalClock()
+        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
+        let unit = events.lazy.compactMap(\.event.unit).first ?? MetricCatalogue.unit(of: metric)
+        let display: [ColumnDisplay] = [.plain, .time, .time, .plain, .plain, .plain, .plain, .measurement(unit, metric: metric), .plain, .plain,
+                                        ColumnDisplay(unit: "s", style: .decimals(0))]
+        return HoistedRows(columns: Self.columns, display: display, rows: events.map { item in
             let event = item.event
             func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
             func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
-            return [.string(item.day.description), .string(LocalClock.iso(event.start)), .string(LocalClock.iso(event.end)),
+            return [.string(item.day.description), time(event.start, item.timeZone), time(event.end, item.timeZone),
                     .string(event.kind == .total ? "total" : "record"), text(event.bucket?.rawValue), text(event.unit),
                     text(event.source), number(event.value), text(event.stage), text(event.activity), number(event.duration)]
         })

@@ -29,7 +29,13 @@ public struct SleepAnswer: Answer {
 
     public var emptyNote: String? { nights.isEmpty ? "no sleep between \(range.since) and \(range.until)" : nil }
 
+    /// An instant of a night on its own wall clock, with the offset.
+    private func time(_ seconds: Int64, _ night: SleepNight, _ clock: LocalClock) -> JSONValue {
+        .string((try? clock.iso(seconds, in: night.timeZone)) ?? LocalClock.iso(seconds))
+    }
+
     public var json: JSONValue {
+        let clock = LocalClock()
         let distribution: JSONValue = asleepDistribution.map { .object($0.json(withCount: false, withSum: false)) }
             ?? .object(["min": .null, "p10": .null, "median": .null, "mean": .null, "p90": .null, "max": .null])
         return .object([
@@ -42,11 +48,11 @@ public struct SleepAnswer: Answer {
                     "asleepHours": .number(night.asleepHours),
                     "inBedHours": night.inBedHours.map(JSONValue.number) ?? .null,
                     "stages": .object(night.stages.mapValues(JSONValue.number)),
-                    "start": .string(LocalClock.iso(night.start)),
-                    "end": .string(LocalClock.iso(night.end)),
+                    "start": time(night.start, night, clock),
+                    "end": time(night.end, night, clock),
                     "segments": .number(Double(night.segments)),
                     "naps": .array(night.naps.map { nap in
-                        .object(["start": .string(LocalClock.iso(nap.start)), "end": .string(LocalClock.iso(nap.end)),
+                        .object(["start": time(nap.start, night, clock), "end": time(nap.end, night, clock),
                                  "asleepHours": .number(nap.asleepHours)])
                     }),
                 ])
@@ -59,16 +65,19 @@ public struct SleepAnswer: Answer {
     public var table: AnswerTable {
         let seen = Set(nights.flatMap(\.stages.keys))
         let stages = MetricCatalogue.sleepStages.filter(seen.contains) + seen.subtracting(MetricCatalogue.sleepStages).sorted()
+        let clock = LocalClock()
+        let hours = ColumnDisplay(unit: "h", style: .decimals(2))
         return AnswerTable(
             columns: ["night", "start", "end", "asleepHours", "inBedHours", "segments"] + stages + ["naps", "napAsleepHours"],
             rows: nights.map { night in
-                var row: [JSONValue] = [.string(night.night.description), .string(LocalClock.iso(night.start)),
-                                        .string(LocalClock.iso(night.end)), .number(night.asleepHours),
+                var row: [JSONValue] = [.string(night.night.description), time(night.start, night, clock),
+                                        time(night.end, night, clock), .number(night.asleepHours),
                                         night.inBedHours.map(JSONValue.number) ?? .null, .number(Double(night.segments))]
                 row += stages.map { night.stages[$0].map(JSONValue.number) ?? .null }
                 row += [.number(Double(night.naps.count)),
                         .number(Distribution.round3(night.naps.reduce(0) { $0 + $1.asleepHours }))]
                 return row
-            })
+            },
+            display: [.plain, .time, .time, hours, hours, .whole] + stages.map { _ in hours } + [.whole, hours])
     }
 }

@@ -49,6 +49,8 @@ public struct SleepNight: Sendable, Equatable {
     public let end: Int64
     public let segments: Int
     public let naps: [Nap]
+    /// The zone of the day the night's first stretch was filed under (start and end are shown in it).
+    public let timeZone: String?
 
     /// Gaps longer than this separate a nap from the night.
     public static let clusterGap: Int64 = 3 * 3600
@@ -96,6 +98,7 @@ public struct SleepNight: Sendable, Equatable {
         stages = byStage.mapValues { IntervalUnion($0).hours }
         inBedHours = stages["inBed"]
         start = kept.map(\.start).min()!
+        timeZone = kept.min { $0.start < $1.start }?.timeZone
         end = kept.map(\.end).max()!
         segments = IntervalUnion(kept.map { $0.start..<$0.end }).intervals.count
     }

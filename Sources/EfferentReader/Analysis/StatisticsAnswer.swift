@@ -90,10 +90,13 @@ public struct StatisticsAnswer: Answer {
 
     public static let columns = ["group", "n", "min", "p10", "median", "mean", "p90", "max", "sum"]
 
+    /// A sum of readings (heart rate, weight) means nothing: the table shows one only for totals.
     public var table: AnswerTable {
-        AnswerTable(columns: Self.columns, rows: rows.map { row in
+        let columns = overDailyTotals ? Self.columns : Self.columns.filter { $0 != "sum" }
+        let value = ColumnDisplay.measurement(unit, metric: metric)
+        return AnswerTable(columns: columns, rows: rows.map { row in
             let object = row.distribution.json()
-            return [.string(row.group)] + Self.columns.dropFirst().map { object[$0]! }
-        })
+            return [.string(row.group)] + columns.dropFirst().map { object[$0]! }
+        }, display: [.plain, .whole] + Array(repeating: value, count: columns.count - 2))
     }
 }

@@ -21,6 +21,8 @@ public struct WorkoutsAnswer: Answer {
         public var maximumHeartRate: Double? = nil
         /// GPS fixes recorded during it (`efferent export route --start <start>` writes them as GPX).
         public var routeFixes: Int? = nil
+        /// The zone of the day it was filed under: start and end are shown on its wall clock.
+        public var timeZone: String? = nil
     }
 
     public let range: DayRange
@@ -51,6 +53,7 @@ public struct WorkoutsAnswer: Answer {
             let seconds = event.duration ?? Double(event.end - event.start)
             var workout = Workout(start: event.start, end: event.end, activity: name, day: try clock.day(of: event.start, in: item.timeZone),
                                   minutes: Distribution.round3(seconds / 60), source: event.source)
+            workout.timeZone = item.timeZone
             statistics.fill(&workout)
             workouts.append(workout)
         }
@@ -80,9 +83,15 @@ public struct WorkoutsAnswer: Answer {
     private var nextOffset: Int? { offset + listed.count < workouts.count ? offset + listed.count : nil }
 
     private func hoisted(_ workouts: [Workout]) -> HoistedRows {
-        HoistedRows(columns: Self.columns, rows: workouts.map { workout in
+        let clock = LocalClock()
+        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
+        let rate = ColumnDisplay(unit: "count/min", style: .decimals(0))
+        let display: [ColumnDisplay] = [.time, .time, .plain, .plain, ColumnDisplay(unit: "min", style: .decimals(0)), .plain,
+                                        ColumnDisplay(title: "distance", unit: "m", style: .distance),
+                                        ColumnDisplay(title: "activeEnergy", unit: "kcal", style: .decimals(1)), rate, rate, .whole]
+        return HoistedRows(columns: Self.columns, display: display, rows: workouts.map { workout in
             func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
-            return [.string(LocalClock.iso(workout.start)), .string(LocalClock.iso(workout.end)), .string(workout.activity),
+            return [time(workout.start, workout.timeZone), time(workout.end, workout.timeZone), .string(workout.activity),
                     .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
                     number(workout.distanceMeters), number(workout.activeEnergyKcal), number(workout.averageHeartRate),
                     number(workout.maximumHeartRate), workout.routeFixes.map { .number(Double($0)) } ?? .null]
