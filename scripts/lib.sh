@@ -50,6 +50,15 @@ ensure_python_reader() {
     fi
 }
 
+# The official MCP Python SDK, which the CLI tests use as a real client of `efferent mcp`.
+ensure_mcp_client() {
+    command -v python3 >/dev/null 2>&1 || { echo "the MCP client test needs python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
+    if ! python3 -c "import mcp" >/dev/null 2>&1; then
+        say "installing the MCP Python SDK for the MCP client test"
+        python3 -m pip install -q -r "$ROOT/Tests/Fixtures/mcp/requirements.txt" >/dev/null
+    fi
+}
+
 # PostgreSQL's server binaries (initdb, pg_ctl, postgres), installed from Debian when missing.
 postgres_bin() {
     ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1

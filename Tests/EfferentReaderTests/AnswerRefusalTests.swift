@@ -24,14 +24,29 @@ import Testing
         #expect(try DailyAnswer(from: source, metrics: ["someFutureType"], range: F.range("2024-01-01", "2024-01-01")).values == [[3, 3, 3]])
     }
 
-    @Test func dailyRefusesMoreThanFourHundredDays() throws {
-        let tooLong = try DayRange(since: F.day("2023-01-01"), until: F.day("2024-02-05"))
-        #expect(tooLong.dayCount == 401)
-        let error = #expect(throws: AnswerError.self) {
-            try DailyAnswer(from: EventList([]), metrics: ["steps"], range: tooLong)
+    /// No range cap on local answers (the MCP tools page long ones); an empty one says so.
+    @Test func dailyAnswersAnyRangeAndSaysWhenItIsEmpty() throws {
+        let long = try DayRange(since: F.day("2016-01-01"), until: F.day("2024-02-05"))
+        let answer = try DailyAnswer(from: EventList([]), metrics: ["steps", "activeEnergy"], range: long)
+        #expect(answer.values.count == long.dayCount && long.dayCount > 400)
+        #expect(answer.emptyNote == "no steps or activeEnergy between 2016-01-01 and 2024-02-05")
+    }
+
+    /// A name is read loosely where one fits, and refused with the archive's names and the nearest otherwise.
+    @Test func namesAreResolvedOrRefusedWithTheNearest() throws {
+        let source = EventList([try F.reading("heartRate", "2024-01-01", nil, "2024-01-01T08:00:00Z", 60),
+                                try F.reading("someFutureType", "2024-01-01", nil, "2024-01-01T08:00:00Z", 3)])
+        let resolver = NameResolver(source: source)
+        #expect(try resolver.metric("steps") == .init(name: "steps", note: nil))
+        #expect(try resolver.metric("Steps") == .init(name: "steps", note: "Steps read as steps"))
+        #expect(try resolver.metric("somefuturetype").name == "someFutureType")
+        let error = #expect(throws: AnswerError.self) { try resolver.metric("hartRate") }
+        #expect(error == .unknownMetricName("hartRate", closest: "heartRate", held: ["heartRate", "someFutureType"]))
+        #expect(error?.isUsage == true)
+        #expect(try resolver.activity("Running").name == "running")
+        #expect(throws: AnswerError.unknownActivityName("jogginng", closest: nil, valid: Set(MetricCatalogue.activityNames.values).sorted())) {
+            try resolver.activity("jogginng")
         }
-        #expect(error?.description == "a range of 400 days at most; 401 days were asked for, so narrow since or until.")
-        #expect(try DailyAnswer(from: EventList([]), metrics: ["steps"], range: F.range("2023-01-01", "2024-02-04")).values.count == 400)
     }
 
     @Test func untilBeforeSinceIsRefused() {
@@ -87,6 +102,7 @@ import Testing
             .rangeTooLong(days: 500, limit: 400),
             .untilBeforeSince(since: F.day("2024-01-02"), until: F.day("2024-01-01")), .limitOutOfRange(limit: 0, maximum: 5000),
             .metricRequired, .noMetrics, .unknownGrouping("x"), .unknownActivity("x"), .unknownTimeZone("x"),
+            .unknownMetricName("stepz", closest: "steps", held: ["heartRate", "steps"]), .unknownActivityName("yogaa", closest: "yoga", valid: ["yoga"]),
         ]
         for error in errors {
             #expect(error.description.hasSuffix("."))

@@ -26,7 +26,8 @@ import Testing
         #expect(running.workouts.map(\.minutes) == [45])
         #expect(running.json["sameOnEveryRow"] == .object([:]))
         let none = try WorkoutsAnswer(from: workouts(), range: F.range("2024-01-02", "2024-01-03"), activity: "yoga")
-        #expect(none.json["note"] == .string("no workouts between 2024-01-02 and 2024-01-03."))
+        #expect(none.json["note"] == .string("no yoga workouts between 2024-01-02 and 2024-01-03."))
+        #expect(none.emptyNote == "no yoga workouts between 2024-01-02 and 2024-01-03")
         #expect(throws: AnswerError.unknownActivity("jogging")) {
             try WorkoutsAnswer(from: workouts(), range: F.range("2024-01-02", "2024-01-03"), activity: "jogging")
         }
@@ -49,7 +50,7 @@ import Testing
             try F.reading("restingHeartRate", "2024-01-01", nil, "2024-01-01T08:00:00Z", 50),
         ])
         let answer = try SamplesAnswer(from: source, metric: "heartRate", range: F.range("2024-01-01", "2024-01-01"), limit: 2)
-        #expect(try F.json(answer) == #"{"columns":["start","end","value"],"matched":3,"metric":"heartRate","returned":2,"rows":[["2024-01-01T08:00:00Z","2024-01-01T08:00:00Z",60],["2024-01-01T08:01:00Z","2024-01-01T08:01:00Z",61]],"sameOnEveryRow":{"day":"2024-01-01","kind":"record","source":"Watch","unit":"count/min"}}"#)
+        #expect(try F.json(answer) == #"{"columns":["start","end","value"],"matched":3,"metric":"heartRate","next":{"offset":2},"note":"rows 1–2 of 3; ask again with offset 2 for the next page.","returned":2,"rows":[["2024-01-01T08:00:00Z","2024-01-01T08:00:00Z",60],["2024-01-01T08:01:00Z","2024-01-01T08:01:00Z",61]],"sameOnEveryRow":{"day":"2024-01-01","kind":"record","source":"Watch","unit":"count/min"}}"#)
         let one = try SamplesAnswer(from: source, metric: "restingHeartRate", range: F.range("2024-01-01", "2024-01-01"))
         #expect(one.json["sameOnEveryRow"] == .object([:]))
         #expect(one.json["columns"]?.arrayValue?.count == 7)

@@ -40,6 +40,11 @@ public struct ExportTally: Sendable, Equatable {
         self.routes = routes
         self.electrocardiograms = electrocardiograms
     }
+
+    /// The counts; what the input said about zones (`zone`) is judged apart, by `WriterContext.settleZone`.
+    public static func == (a: ExportTally, b: ExportTally) -> Bool {
+        (a.records, a.activitySummaries, a.routes, a.electrocardiograms) == (b.records, b.activitySummaries, b.routes, b.electrocardiograms)
+    }
 }
 
 /// Which companion file of an export a path names.

@@ -1,0 +1,89 @@
+"""Drives `efferent mcp` with the official MCP Python SDK (PyPI `mcp`), as an agent's client would.
+
+Usage: python3 mcp_client_check.py EFFERENT_BINARY EFFERENT_HOME [SINCE UNTIL]
+Prints one JSON object with what the client saw; the Swift test (NothingSilentTests) judges it.
+Exits 2 with a sentence when the SDK cannot be imported: the test then fails, it never skips.
+"""
+
+import asyncio
+import json
+import sys
+
+try:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    try:
+        from mcp.shared.exceptions import MCPError  # SDK 2.x
+    except ImportError:
+        from mcp.shared.exceptions import McpError as MCPError  # SDK 1.x
+except ImportError as error:  # pragma: no cover - reported to the Swift test
+    print(f"the MCP Python SDK is not installed ({error}); scripts/test installs it (pip install mcp)", file=sys.stderr)
+    sys.exit(2)
+
+
+def attr(value, *names):
+    """The first of `names` the object has (SDK 2.x is snake_case, 1.x camelCase)."""
+    for name in names:
+        if hasattr(value, name):
+            return getattr(value, name)
+    return None
+
+
+def text_of(result):
+    return "".join(getattr(item, "text", "") for item in result.content)
+
+
+async def check(binary, home, since, until):
+    seen = {}
+    params = StdioServerParameters(command=binary, args=["mcp"], env={"EFFERENT_HOME": home, "PATH": "/usr/bin:/bin"})
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = (await session.list_tools()).tools
+            seen["tools"] = {
+                tool.name: {
+                    "annotations": tool.annotations.model_dump(exclude_none=True, by_alias=True) if tool.annotations else None,
+                    "properties": sorted((attr(tool, "input_schema", "inputSchema").get("properties") or {}).keys()),
+                    "metricEnum": ((attr(tool, "input_schema", "inputSchema").get("properties") or {}).get("metric") or {}).get("enum"),
+                }
+                for tool in tools
+            }
+
+            async def call(name, arguments):
+                try:
+                    result = await session.call_tool(name, arguments)
+                    return {"isError": bool(attr(result, "is_error", "isError")), "text": text_of(result)}
+                except MCPError as error:
+                    return {"rpcError": error.error.code, "text": error.error.message}
+
+            seen["groupBy"] = await call("phone_data_statistics", {"metric": "steps", "groupBy": "week"})
+            seen["metricsAsString"] = await call("phone_data_daily", {"metrics": "steps"})
+            seen["unknownMetric"] = await call("phone_data_samples", {"metric": "stepz"})
+            seen["unknownTool"] = await call("phone_data_everything", {})
+            seen["good"] = await call("phone_data_statistics", {"metric": "steps", "group_by": "week", "since": since, "until": until})
+            seen["longDaily"] = await call("phone_data_daily", {"metrics": ["steps"], "since": "2016-01-01", "until": until})
+    return seen
+
+
+async def missing_profile(binary):
+    params = StdioServerParameters(command=binary, args=["mcp"], env={"EFFERENT_HOME": "/nonexistent/efferent-home", "PATH": "/usr/bin:/bin"})
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            try:
+                await session.initialize()
+                await session.list_tools()
+                return {"error": None}
+            except MCPError as error:
+                return {"error": error.error.message, "code": error.error.code}
+
+
+def main():
+    binary, home = sys.argv[1], sys.argv[2]
+    since, until = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else ("2025-06-01", "2025-06-14")
+    seen = asyncio.run(check(binary, home, since, until))
+    seen["missingProfile"] = asyncio.run(missing_profile(binary))
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    main()
