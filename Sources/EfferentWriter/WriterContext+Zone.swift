@@ -39,13 +39,16 @@ extension WriterContext {
     /// every day the ledger knows is marked, and the next push re-seals and re-uploads them all.
     /// Returns how many records moved to another day.
     @discardableResult
-    public func changeZone(to identifier: String) throws -> Int {
+    public func changeZone(to identifier: String) async throws -> Int {
         guard let zone = ZoneCalendar(identifier: identifier) else { throw WriterError.unknownTimeZone(identifier) }
-        // One push at a time: a push sealing days of the old cut must not finish after this.
-        let moved = try store.recut(to: zone)
-        try store.setMeta(Self.zoneWarningKey, nil)
-        try save { $0.timeZone = zone.identifier; $0.timeZonePinned = true }
-        return moved
+        // In turn with pushes and edit runs: a push sealing days of the old cut never finishes
+        // after the re-cut and records them as accepted.
+        return try await exchanges.pass { [self] in
+            let moved = try store.recut(to: zone)
+            try store.setMeta(Self.zoneWarningKey, nil)
+            try save { $0.timeZone = zone.identifier; $0.timeZonePinned = true }
+            return moved
+        }
     }
 
     /// The last import's warning that its records were made in another zone, until one agrees.

@@ -20,7 +20,8 @@ public final class WriterContext: Sendable {
     private let retry: RetryPolicy
     private let transport: (any HTTPTransport)?
     private let onRetry: (@Sendable (String) -> Void)?
-    private let exchanges = Turnstile()
+    /// Pushes, edit runs and zone changes take turns.
+    let exchanges = Turnstile()
 
     /// Opens the writer profile at `profile`; `onRetry` hears each retry as a sentence (the CLI
     /// prints it); `transport` puts the service elsewhere (tests).

@@ -47,7 +47,7 @@ struct Zone: Subcommand {
             print("days are already cut in \(zone)")
             return 0
         }
-        let moved = try context.changeZone(to: zone)
+        let moved = try await context.changeZone(to: zone)
         print("days are cut in \(zone) now (they were cut in \(before)): \(moved) records moved to another day, and every day goes again")
         guard push else {
             print("next: efferent push")
