@@ -26,8 +26,10 @@ import Testing
         #expect(evidence.exportOffset == 7200)
         #expect(evidence.decision(machineZone: "Etc/UTC") == ZoneDecision(zone: "Europe/Berlin", reason: "2 of its records name the zone Europe/Berlin (HKTimeZone)"))
         // Paris keeps Berlin's offsets all year: nothing to warn about. UTC does not.
-        #expect(evidence.disagreement(with: try #require(ZoneCalendar(identifier: "Europe/Paris"))) == nil)
-        let warning = try #require(evidence.disagreement(with: try #require(ZoneCalendar(identifier: "Etc/UTC"))))
+        let paris = try #require(ZoneCalendar(identifier: "Europe/Paris"))
+        let utc = try #require(ZoneCalendar(identifier: "Etc/UTC"))
+        #expect(evidence.disagreement(with: paris) == nil)
+        let warning = try #require(evidence.disagreement(with: utc))
         #expect(warning.contains("Europe/Berlin") && warning.contains("Etc/UTC") && warning.contains("`efferent zone set Europe/Berlin`"))
     }
 
@@ -38,7 +40,8 @@ import Testing
         #expect(evidence.decision(machineZone: "Europe/Amsterdam")?.zone == "Europe/Amsterdam")
         let fixed = try #require(evidence.decision(machineZone: "Etc/UTC"))
         #expect(fixed.zone == "Etc/GMT-2" && fixed.reason.contains("+02:00") && fixed.reason.contains("efferent zone set"))
-        let warning = try #require(evidence.disagreement(with: try #require(ZoneCalendar(identifier: "America/New_York"))))
+        let newYork = try #require(ZoneCalendar(identifier: "America/New_York"))
+        let warning = try #require(evidence.disagreement(with: newYork))
         #expect(warning.contains("+02:00") && warning.contains("-04:00"))
         #expect(ZoneEvidence().decision(machineZone: "Etc/UTC") == nil)
         #expect(ZoneEvidence.offsetText(-19_800) == "-05:30")
