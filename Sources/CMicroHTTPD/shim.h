@@ -14,12 +14,6 @@ typedef void *(*efferent_uri_log_callback)(void *cls, const char *uri, struct MH
 typedef void (*efferent_connection_callback)(void *cls, struct MHD_Connection *connection, void **socket_context,
                                              enum MHD_ConnectionNotificationCode code);
 
-// Each connection's memory pool: libmicrohttpd parses the request line, headers, query
-// arguments and chunk headers into it, and a request that does not fit gets no answer (500
-// parameters) or an HTML 500 (a 100 KB chunk extension). 32 KiB is its default; 256 KiB takes
-// what any real client sends, and 512 connections at most hold 128 MiB.
-#define EFFERENT_MHD_CONNECTION_MEMORY ((size_t)256 * 1024)
-
 // Starts a daemon with one thread per connection (so a handler that blocks on the database stalls
 // only its own connection, never the accept loop), the limits Efferent sets, and TLS when a key
 // and a certificate are given (PEM text).
@@ -29,7 +23,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
     MHD_RequestCompletedCallback completed, efferent_uri_log_callback uri_log,
     efferent_connection_callback connections,
     unsigned int connection_limit, unsigned int timeout_seconds, unsigned int per_ip_limit,
-    const char *tls_key, const char *tls_cert)
+    size_t connection_memory, const char *tls_key, const char *tls_cert)
 {
     if (tls_key != NULL && tls_cert != NULL) {
         return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
@@ -40,7 +34,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, EFFERENT_MHD_CONNECTION_MEMORY,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
             MHD_OPTION_HTTPS_MEM_KEY, tls_key,
             MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
             MHD_OPTION_END);
@@ -53,7 +47,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, EFFERENT_MHD_CONNECTION_MEMORY,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
         MHD_OPTION_END);
 }
 

@@ -47,6 +47,13 @@ public final class MicroHTTPDaemon: Sendable {
     /// The port actually bound (the one asked for, or the one the system chose for port 0).
     public let port: Int
 
+    /// Each connection's memory pool: libmicrohttpd parses the request line, headers, query
+    /// arguments and chunk headers into it, and a request that does not fit gets no answer (500
+    /// parameters) or an HTML 500 (a 100 KB chunk extension). 32 KiB is its default; 256 KiB takes
+    /// what any real client sends, and 512 connections at most hold 128 MiB. (Kept here rather
+    /// than in the shim's header: SwiftPM does not rebuild Swift code when a C header changes.)
+    static let connectionMemory = 256 * 1024
+
     public init(configuration: Configuration, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
         let watch = ConnectionWatch(limits: .init(headSeconds: configuration.headTimeoutSeconds,
                                                   idleSeconds: Double(configuration.idleTimeoutSeconds),
@@ -84,7 +91,7 @@ public final class MicroHTTPDaemon: Sendable {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged, connectionNotified,
                                    UInt32(configuration.connectionLimit), UInt32(configuration.idleTimeoutSeconds),
-                                   UInt32(configuration.connectionsPerAddress),
+                                   UInt32(configuration.connectionsPerAddress), Self.connectionMemory,
                                    configuration.tlsKey, configuration.tlsCertificate)
             }
         }
