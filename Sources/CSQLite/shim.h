@@ -1,6 +1,7 @@
 // SQLite. sqlite3_config is variadic: wrap what the store needs.
 #pragma once
 #include <sqlite3.h>
+#include <string.h>
 
 static inline int efferent_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int count) {
     return sqlite3_bind_blob(stmt, index, bytes, count, SQLITE_TRANSIENT);
@@ -8,4 +9,46 @@ static inline int efferent_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const
 
 static inline int efferent_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int count) {
     return sqlite3_bind_text(stmt, index, text, count, SQLITE_TRANSIENT);
+}
+
+/// The pragmas that only report when given an argument (`PRAGMA table_info(events)`): with any
+/// other pragma an argument sets something, which a reading connection refuses.
+static inline int efferent_sqlite_pragma_reads_with_argument(const char *name) {
+    static const char *const reading[] = {
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+        "function_list", "pragma_list", "collation_list", "compile_options", "database_list", "module_list", NULL,
+    };
+    for (int i = 0; reading[i] != NULL; i++) {
+        if (name != NULL && sqlite3_stricmp(name, reading[i]) == 0) return 1;
+    }
+    return 0;
+}
+
+/// An authorizer (https://sqlite.org/c3ref/set_authorizer.html) that lets a statement read and
+/// nothing else: SELECT, reading tables and views, functions, recursive CTEs, and pragmas that
+/// report. Transactions, ATTACH, DETACH, writes, schema changes and pragmas that set something
+/// are refused when the statement is prepared.
+static int efferent_sqlite_reading_authorizer(void *user, int action, const char *first, const char *second,
+                                              const char *database, const char *trigger) {
+    (void)user; (void)database; (void)trigger;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_UPDATE:
+        // Reading a table-valued pragma (`pragma_table_info('daily')`) registers its virtual
+        // table, which SQLite authorizes as an update of sqlite_master's columns; a real update
+        // of sqlite_master is refused at prepare ("may not be modified") and by the read-only file.
+        return (first != NULL && (sqlite3_stricmp(first, "sqlite_master") == 0 || sqlite3_stricmp(first, "sqlite_schema") == 0) && trigger == NULL) ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_PRAGMA:
+        return (second == NULL || efferent_sqlite_pragma_reads_with_argument(first)) ? SQLITE_OK : SQLITE_DENY;
+    default:
+        return SQLITE_DENY;
+    }
+}
+
+static inline int efferent_sqlite_allow_only_reading(sqlite3 *db) {
+    return sqlite3_set_authorizer(db, efferent_sqlite_reading_authorizer, NULL);
 }

@@ -110,6 +110,15 @@ public final class SQLiteConnection {
         }
     }
 
+    /// From now on, statements that do anything but read are refused when prepared (an authorizer,
+    /// https://sqlite.org/c3ref/set_authorizer.html): writes, schema changes, transactions, ATTACH,
+    /// DETACH and pragmas that set something fail with `SQLITE_AUTH` (`isNotAuthorized`). Open the
+    /// connection read-only as well; this is the second lock on the same door.
+    public func allowOnlyReading() throws(SQLiteError) {
+        let rc = efferent_sqlite_allow_only_reading(handle)
+        guard rc == SQLITE_OK else { throw error(rc, "restricting the connection to reading") }
+    }
+
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
@@ -133,6 +142,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
     public var isFull: Bool { primaryCode == SQLITE_FULL }
+    /// A statement `allowOnlyReading()` refused.
+    public var isNotAuthorized: Bool { primaryCode == SQLITE_AUTH }
 
     public var description: String { "SQLite failed while \(context): \(message) (code \(code))." }
 }

@@ -98,6 +98,29 @@ public final class SQLiteStatement {
         return value
     }
 
+    /// Whether the statement leaves the database as it is (https://sqlite.org/c3ref/stmt_readonly.html):
+    /// true for SELECT and for pragmas that report, false for anything that writes, VACUUM included.
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// How many columns each row has.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// A column's name as the statement gives it (its `AS` alias, else SQLite's choice).
+    public func columnName(_ column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
+
+    /// A column of the current row with the type SQLite stored it as.
+    public func value(_ column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        case SQLITE_TEXT: return .text(text(column))
+        case SQLITE_BLOB: return .blob(blob(column))
+        default: return .null
+        }
+    }
+
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

@@ -5,7 +5,8 @@ import Glibc
 
 /// The few POSIX file calls that make a write durable and a name never overwritten: `fsync` of a
 /// file or of the directory that holds a new name (https://man7.org/linux/man-pages/man2/fsync.2.html),
-/// `link` to publish a finished file under a name that must not exist yet, and the process umask.
+/// `link` to publish a finished file under a name that must not exist yet, `rename` to replace one,
+/// and the process umask.
 /// Each call is retried on `EINTR` and its return code checked.
 public enum FileDurability {
     /// New files of this process are readable by its owner only (umask 077): every file Efferent
@@ -39,6 +40,20 @@ public enum FileDurability {
         _ = try retrying("naming \(destination)") { link(source, destination) }
         _ = try retrying("removing \(source)") { unlink(source) }
         try synchronize((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Puts the finished file at `source` in place of `destination` in one step (`rename(2)`: a
+    /// reader sees the old file or the new one, never neither), after flushing it; then flushes the
+    /// folder so the new name survives a power loss.
+    public static func replace(_ destination: String, with source: String) throws(FileDurabilityError) {
+        try synchronize(source)
+        _ = try retrying("naming \(destination)") { rename(source, destination) }
+        try synchronize((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
+    }
+
+    /// Removes the file at `path` if it exists (a leftover of an interrupted build).
+    public static func remove(_ path: String) {
+        _ = unlink(path)
     }
 
     /// Runs a call that answers -1 and sets errno on failure, again while it was interrupted.
