@@ -50,8 +50,8 @@ let package = Package(
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
                                                        "EfferentSystem", "EfferentClient"]),
 
-        // The reader: service client → mirror → answers (CLI and MCP).
-        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient"]),
+        // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"]),
 
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
@@ -94,7 +94,8 @@ let package = Package(
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
                                                           "EfferentPostgres", "EfferentHTTP", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
-                                                          "EfferentCompression", "EfferentHTTP", "EfferentTestSupport"]),
+                                                          "EfferentCompression", "EfferentHTTP", "EfferentSQLite", "EfferentSystem",
+                                                          "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",

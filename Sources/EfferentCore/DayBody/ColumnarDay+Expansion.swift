@@ -7,7 +7,12 @@ extension ColumnarDay {
     /// The events of one metric only, numbered exactly as in the whole day: ids can only collide
     /// within one kind, metric and bucket, so the other series need not be expanded at all.
     public func expandedEvents(metric: String?) -> [ExpandedEvent] {
-        let series = metric.map { wanted in self.series.filter { $0.key.metric == wanted } } ?? self.series
+        expandedEvents(matching: metric.map { wanted in { $0 == wanted } })
+    }
+
+    /// The events of the metrics `matching` accepts (all when nil), numbered as in the whole day.
+    public func expandedEvents(matching: ((String) -> Bool)?) -> [ExpandedEvent] {
+        let series = matching.map { keep in self.series.filter { keep($0.key.metric) } } ?? self.series
         // Two ids can only be equal when kind, metric, bucket and start are: count collisions on
         // (group of those three, start) integers rather than on the id strings.
         var groups = [GroupKey: Int32]()

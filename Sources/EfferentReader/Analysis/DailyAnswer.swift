@@ -34,9 +34,10 @@ public struct DailyAnswer: Answer {
         for metric in metrics where !seen.contains(metric) && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }
-        let totals = Set(metrics.filter { metric in
-            MetricCatalogue.isTotal(metric) || events.contains { $0.event.metric == metric && $0.event.bucket != nil }
-        })
+        // One pass over the events, not one per metric: an export asks for every metric at once.
+        var bucketed = Set<String>()
+        for item in events where item.event.bucket != nil { bucketed.insert(item.event.metric) }
+        let totals = Set(metrics.filter { MetricCatalogue.isTotal($0) || bucketed.contains($0) })
         var columns = [Column]()
         for metric in metrics where !columns.contains(where: { $0.metric == metric }) {
             if totals.contains(metric) {

@@ -11,6 +11,9 @@ public struct RouteGPX: Sendable, Equatable {
         public var fields: [String: Double]
     }
 
+    /// What every route field's metric starts with (`workoutRoute.latitude`, …).
+    public static let fieldPrefix = "workoutRoute."
+
     public let workoutStart: Int64
     public let activity: String
     public let source: String?
@@ -25,25 +28,59 @@ public struct RouteGPX: Sendable, Equatable {
         guard let workout = all.first(where: { $0.event.metric == "workout" && $0.event.start == start })?.event else {
             throw AnswerError.noWorkoutStarting(start)
         }
-        struct Key: Hashable { let start: Int64; let ordinal: Int64 }
-        var bySource = [String?: [Key: Fix]]()
-        let prefix = "workoutRoute."
-        for item in all where item.event.metric.hasPrefix(prefix) && item.event.start >= workout.start && item.event.start <= workout.end {
-            guard let value = item.event.value else { continue }
+        try self.init(workout: workout, events: all)
+    }
+
+    /// The route of `workout` from `events`, which must hold every route fix inside its span (the
+    /// SQL export passes each workout the fixes of its span alone).
+    public init(workout: DayEvent, events: some Sequence<ArchiveEvent>) throws {
+        let start = workout.start
+        // Fixes per source, found by (start, ordinal); sources are few, so a list searched from
+        // the last one used (a decade holds millions of fields, so nothing here hashes a string
+        // it need not).
+        var sources = [String?]()
+        var fixesOf = [[Fix]]()
+        var indexOf = [[FixKey: Int]]()
+        var current = -1
+        for item in events {
             let event = item.event
-            let key = Key(start: event.start, ordinal: event.end - event.start)
-            let field = String(event.metric.dropFirst(prefix.count))
-            bySource[event.source, default: [:]][key, default: Fix(start: event.start, ordinal: event.end - event.start, fields: [:])]
-                .fields[field] = value
+            guard event.start >= workout.start, event.start <= workout.end, let value = event.value,
+                  event.metric.hasPrefix(Self.fieldPrefix) else { continue }
+            if current < 0 || sources[current] != event.source {
+                if let known = sources.firstIndex(where: { $0 == event.source }) {
+                    current = known
+                } else {
+                    sources.append(event.source)
+                    fixesOf.append([])
+                    indexOf.append([:])
+                    current = sources.count - 1
+                }
+            }
+            let key = FixKey(start: event.start, ordinal: event.end - event.start)
+            let field = Self.fieldNames[event.metric] ?? String(event.metric.dropFirst(Self.fieldPrefix.count))
+            if let index = indexOf[current][key] {
+                fixesOf[current][index].fields[field] = value
+            } else {
+                indexOf[current][key] = fixesOf[current].count
+                fixesOf[current].append(Fix(start: key.start, ordinal: key.ordinal, fields: [field: value]))
+            }
         }
-        let chosen = bySource[workout.source].map { (workout.source, $0) }
-            ?? bySource.max { ($0.value.count, $1.key ?? "") < ($1.value.count, $0.key ?? "") }.map { ($0.key, $0.value) }
-        guard let (source, fixes) = chosen, !fixes.isEmpty else { throw AnswerError.noRoute(start) }
+        let chosen = sources.firstIndex { $0 == workout.source }
+            ?? sources.indices.max { (fixesOf[$0].count, sources[$1] ?? "") < (fixesOf[$1].count, sources[$0] ?? "") }
+        guard let chosen, !fixesOf[chosen].isEmpty else { throw AnswerError.noRoute(start) }
         workoutStart = start
         activity = MetricCatalogue.activityName(workout.activity)
-        self.source = source
-        self.fixes = fixes.values.filter { $0.fields["latitude"] != nil && $0.fields["longitude"] != nil }
+        source = sources[chosen]
+        fixes = fixesOf[chosen].filter { $0.fields["latitude"] != nil && $0.fields["longitude"] != nil }
             .sorted { ($0.start, $0.ordinal) < ($1.start, $1.ordinal) }
+    }
+
+    /// The field each route metric fills (`workoutRoute.latitude` → `latitude`).
+    static let fieldNames: [String: String] = Dictionary(uniqueKeysWithValues: RecordParts.route.map { ($0.value.metric, $0.key) })
+
+    private struct FixKey: Hashable {
+        let start: Int64
+        let ordinal: Int64
     }
 
     /// The GPX document.

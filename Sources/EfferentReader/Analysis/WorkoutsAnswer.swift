@@ -82,20 +82,23 @@ public struct WorkoutsAnswer: Answer {
 
     private var nextOffset: Int? { offset + listed.count < workouts.count ? offset + listed.count : nil }
 
+    /// A workout's row under `columns`, as every format prints it (the SQL export stores the same).
+    public static func row(_ workout: Workout, clock: LocalClock = LocalClock()) -> [JSONValue] {
+        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
+        func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
+        return [time(workout.start, workout.timeZone), time(workout.end, workout.timeZone), .string(workout.activity),
+                .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
+                number(workout.distanceMeters), number(workout.activeEnergyKcal), number(workout.averageHeartRate),
+                number(workout.maximumHeartRate), workout.routeFixes.map { .number(Double($0)) } ?? .null]
+    }
+
     private func hoisted(_ workouts: [Workout]) -> HoistedRows {
         let clock = LocalClock()
-        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
         let rate = ColumnDisplay(unit: "count/min", style: .decimals(0))
         let display: [ColumnDisplay] = [.time, .time, .plain, .plain, ColumnDisplay(unit: "min", style: .decimals(0)), .plain,
                                         ColumnDisplay(title: "distance", unit: "m", style: .distance),
                                         ColumnDisplay(title: "activeEnergy", unit: "kcal", style: .decimals(1)), rate, rate, .whole]
-        return HoistedRows(columns: Self.columns, display: display, rows: workouts.map { workout in
-            func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
-            return [time(workout.start, workout.timeZone), time(workout.end, workout.timeZone), .string(workout.activity),
-                    .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
-                    number(workout.distanceMeters), number(workout.activeEnergyKcal), number(workout.averageHeartRate),
-                    number(workout.maximumHeartRate), workout.routeFixes.map { .number(Double($0)) } ?? .null]
-        })
+        return HoistedRows(columns: Self.columns, display: display, rows: workouts.map { Self.row($0, clock: clock) })
     }
 
     public var emptyNote: String? {

@@ -1,0 +1,58 @@
+import EfferentCore
+
+/// Why an SQL export or query was refused; each description is one sentence saying what to do.
+public enum SQLExportError: Error, Equatable, CustomStringConvertible {
+    /// The file exists and is not an export this program wrote.
+    case notAnExport(String)
+    /// The file is the export of another archive.
+    case otherArchive(String, archive: String)
+    /// The file or its folder cannot be written.
+    case cannotWrite(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .notAnExport(path):
+            return "\(path) exists and is not an Efferent export; choose another file name, or move it away first."
+        case let .otherArchive(path, archive):
+            return "\(path) holds the export of another archive (\(archive)); choose another file name for this one."
+        case let .cannotWrite(path, reason):
+            return "\(path) cannot be written (\(reason)); choose a folder you can write to."
+        }
+    }
+}
+
+/// Why `efferent sql` did not run a statement.
+public enum SQLQueryError: Error, Equatable, CustomStringConvertible {
+    /// Nothing but whitespace and comments.
+    case noStatement
+    /// More than one statement in the text.
+    case severalStatements
+    /// A statement that would change something (or attach, or begin a transaction).
+    case notARead(String)
+    /// SQLite could not prepare it: a typo, a table or column the schema lacks.
+    case doesNotPrepare(String)
+    /// It started and failed while running.
+    case failed(String)
+
+    /// Whether the statement itself is at fault (a usage error), rather than the file.
+    public var isRefusal: Bool {
+        if case .failed = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .noStatement:
+            return "efferent sql needs a statement such as \"SELECT * FROM metrics\"; documents/sql.md lists the tables."
+        case .severalStatements:
+            return "efferent sql runs one statement at a time; split the text at its semicolons and run each."
+        case let .notARead(statement):
+            return "efferent sql only reads, and '\(statement)' would change something, attach a file or open a transaction; "
+                + "run it on your own copy from `efferent export sqlite FILE` instead."
+        case let .doesNotPrepare(message):
+            return "the statement does not run: \(message); documents/sql.md lists the tables and their columns."
+        case let .failed(message):
+            return "the statement failed while running: \(message)."
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import EfferentCore
+import EfferentSQLite
+
+/// The schema of `efferent export sqlite` and of the copy `efferent sql` keeps beside the mirror
+/// (documents/sql.md). Stable: a change that breaks a query written against it raises `version`,
+/// and a file of another version is rebuilt whole rather than patched.
+///
+/// Events are stored compactly — one row per event in `event_rows`, the fields every row of a
+/// layout-2 series shares once in `series` — and read through the `events` view, which joins them
+/// and writes each instant as local ISO text with its offset. A decade is millions of events: this
+/// keeps the file about a third of the size of one wide table, and the build correspondingly faster.
+public enum SQLSchema {
+    /// Raised whenever a table, view or column changes meaning or disappears.
+    public static let version = 1
+
+    /// Local ISO text with the UTC offset (`2025-06-01T07:30:00+02:00`) of an epoch column and its
+    /// offset column, computed by SQLite when the view is read.
+    static func localISO(_ epoch: String, _ offset: String) -> String {
+        "strftime('%Y-%m-%dT%H:%M:%S', \(epoch) + \(offset), 'unixepoch') || CASE WHEN \(offset) < 0 THEN '-' ELSE '+' END"
+            + " || printf('%02d:%02d', abs(\(offset)) / 3600, abs(\(offset)) % 3600 / 60)"
+    }
+
+    static let statements: [String] = [
+        """
+        CREATE TABLE meta (
+            schema_version INTEGER NOT NULL,
+            archive_id TEXT NOT NULL,
+            time_zone TEXT,
+            since TEXT,
+            until TEXT,
+            exported_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE days (
+            day TEXT PRIMARY KEY,
+            uploaded_at TEXT NOT NULL,
+            time_zone TEXT,
+            events INTEGER NOT NULL,
+            exported_at TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE series (
+            series_id INTEGER PRIMARY KEY,
+            metric TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            bucket TEXT,
+            unit TEXT,
+            source TEXT
+        )
+        """,
+        "CREATE INDEX series_metric ON series (metric)",
+        """
+        CREATE TABLE event_rows (
+            series_id INTEGER NOT NULL,
+            day TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            start_epoch INTEGER NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            start_offset INTEGER NOT NULL,
+            end_offset INTEGER NOT NULL,
+            value REAL,
+            stage TEXT,
+            activity TEXT,
+            duration REAL,
+            PRIMARY KEY (series_id, day, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE series_days (
+            day TEXT NOT NULL,
+            series_id INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            PRIMARY KEY (day, series_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE VIEW events AS SELECT r.day AS day, s.metric AS metric, s.kind AS kind, s.bucket AS bucket,
+            \(localISO("r.start_epoch", "r.start_offset")) AS start_time,
+            \(localISO("r.end_epoch", "r.end_offset")) AS end_time,
+            r.start_epoch AS start_epoch, r.end_epoch AS end_epoch, r.value AS value, s.unit AS unit, s.source AS source,
+            r.stage AS stage, r.activity AS activity, r.duration AS duration
+        FROM event_rows r JOIN series s ON s.series_id = r.series_id
+        """,
+        """
+        CREATE TABLE daily (
+            day TEXT NOT NULL,
+            metric TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            value REAL,
+            unit TEXT,
+            min REAL,
+            mean REAL,
+            max REAL,
+            PRIMARY KEY (metric, day)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX daily_day ON daily (day)",
+        // PulsHealth's name for the same thing: one de-duplicated value per metric and day.
+        "CREATE VIEW metric_daily AS SELECT day, metric, value, unit FROM daily",
+        """
+        CREATE TABLE sleep_nights (
+            night TEXT PRIMARY KEY,
+            start_time TEXT NOT NULL,
+            end_time TEXT NOT NULL,
+            start_epoch INTEGER NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            asleep_hours REAL NOT NULL,
+            in_bed_hours REAL,
+            awake_hours REAL,
+            asleep_unspecified_hours REAL,
+            asleep_core_hours REAL,
+            asleep_deep_hours REAL,
+            asleep_rem_hours REAL,
+            unknown_hours REAL,
+            segments INTEGER NOT NULL,
+            naps INTEGER NOT NULL,
+            nap_asleep_hours REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE workouts (
+            start_epoch INTEGER NOT NULL,
+            end_epoch INTEGER NOT NULL,
+            start_time TEXT NOT NULL,
+            end_time TEXT NOT NULL,
+            day TEXT NOT NULL,
+            activity TEXT NOT NULL,
+            minutes REAL NOT NULL,
+            source TEXT,
+            distance_meters REAL,
+            active_energy_kcal REAL,
+            average_heart_rate REAL,
+            maximum_heart_rate REAL,
+            route_fixes INTEGER
+        )
+        """,
+        "CREATE INDEX workouts_day ON workouts (day)",
+        "CREATE INDEX workouts_activity ON workouts (activity, day)",
+        "CREATE INDEX workouts_start ON workouts (start_epoch)",
+        """
+        CREATE TABLE routes (
+            workout_start INTEGER NOT NULL,
+            epoch INTEGER NOT NULL,
+            ordinal INTEGER NOT NULL,
+            time TEXT NOT NULL,
+            day TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            altitude REAL,
+            speed REAL,
+            course REAL,
+            horizontal_accuracy REAL,
+            vertical_accuracy REAL,
+            source TEXT,
+            PRIMARY KEY (workout_start, epoch, ordinal)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX routes_day ON routes (day)",
+        """
+        CREATE TABLE metrics (
+            metric TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            unit TEXT,
+            name TEXT NOT NULL,
+            first_day TEXT NOT NULL,
+            last_day TEXT NOT NULL,
+            days INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            note TEXT
+        ) WITHOUT ROWID
+        """,
+    ]
+
+    /// Creates every table, index and view in an empty database.
+    static func create(on db: SQLiteConnection) throws(SQLiteError) {
+        for statement in statements { try db.execute(statement) }
+    }
+
+    /// What the `kind` columns say: `total` for de-duplicated sums, `record` for everything else.
+    static func kindName(_ kind: DayEvent.Kind) -> String { kind == .total ? "total" : "record" }
+}

@@ -1,0 +1,77 @@
+import EfferentCore
+import EfferentSQLite
+@testable import EfferentReader
+import Foundation
+import Testing
+
+/// `efferent sql` reads and never writes: every kind of statement that would change the file, attach
+/// another, open a transaction or set a pragma is refused with the sentence to show, and the file
+/// is as it was; reading statements give their rows under their column names.
+@Suite struct SQLQueryTests {
+    /// A small database with the export's `daily` table.
+    func database() throws -> String {
+        let path = NSTemporaryDirectory() + "efferent-sqlquery-" + UUID().uuidString + ".db"
+        let db = try SQLiteConnection(path: path)
+        try db.execute("""
+            CREATE TABLE daily (day TEXT, metric TEXT, value REAL, note TEXT, raw BLOB);
+            CREATE INDEX daily_day ON daily (day);
+            INSERT INTO daily VALUES ('2025-01-01', 'steps', 8000, NULL, x'00ff'), ('2025-01-02', 'steps', 9000.5, 'a "quoted", note', NULL);
+            """)
+        return path
+    }
+
+    func all(_ query: SQLQuery) throws -> [[JSONValue]] {
+        var rows = [[JSONValue]]()
+        while let row = try query.next() { rows.append(row) }
+        return rows
+    }
+
+    @Test func readingStatementsGiveTheirRows() throws {
+        let path = try database()
+        let query = try SQLQuery(path: path, sql: "SELECT day, value AS steps, note, raw, 1e999 AS big FROM daily ORDER BY day")
+        #expect(query.columns == ["day", "steps", "note", "raw", "big"])
+        #expect(try all(query) == [[.string("2025-01-01"), .number(8000), .null, .string("x'00ff'"), .string("Infinity")],
+                                   [.string("2025-01-02"), .number(9000.5), .string("a \"quoted\", note"), .null, .string("Infinity")]])
+        #expect(try query.next() == nil, "a finished statement is not run again")
+        #expect(try all(SQLQuery(path: path, sql: "WITH t AS (SELECT 2 AS n) SELECT n * 21 FROM t")) == [[.number(42)]])
+        #expect(try all(SQLQuery(path: path, sql: "PRAGMA table_info(daily)")).count == 5)
+        #expect(try all(SQLQuery(path: path, sql: "SELECT name FROM pragma_table_info('daily') LIMIT 1")) == [[.string("day")]])
+        #expect(try all(SQLQuery(path: path, sql: "EXPLAIN QUERY PLAN SELECT * FROM daily")).count >= 1)
+        #expect(try all(SQLQuery(path: path, sql: "VALUES (1), (2) -- a comment\n")).count == 2)
+    }
+
+    @Test(arguments: [
+        "INSERT INTO daily (day) VALUES ('2026-01-01')", "UPDATE daily SET value = 0", "DELETE FROM daily", "DROP TABLE daily",
+        "CREATE TABLE t (a)", "CREATE TEMP TABLE t (a)", "CREATE VIEW v AS SELECT 1", "ALTER TABLE daily ADD COLUMN b",
+        "ATTACH DATABASE '/tmp/efferent-attach.db' AS other", "DETACH DATABASE main", "BEGIN", "COMMIT", "SAVEPOINT s",
+        "VACUUM", "VACUUM INTO '/tmp/efferent-vacuum-copy.db'", "PRAGMA query_only = 0", "PRAGMA user_version = 3",
+        "PRAGMA journal_mode = DELETE", "REINDEX", "ANALYZE", "REPLACE INTO daily (day) VALUES ('x')",
+        "WITH t AS (SELECT 1) DELETE FROM daily",
+    ])
+    func statementsThatChangeAnythingAreRefused(sql: String) throws {
+        let path = try database()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: SQLQueryError.self) { try SQLQuery(path: path, sql: sql) }
+        #expect(error.isRefusal)
+        if case .notARead = error {} else { Issue.record("\(sql): \(error)") }
+        #expect(error.description.hasPrefix("efferent sql only reads, and '") && error.description.contains("efferent export sqlite FILE"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/efferent-vacuum-copy.db"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/efferent-attach.db"))
+    }
+
+    @Test func otherStatementsAreRefusedWithWhatToDo() throws {
+        let path = try database()
+        #expect(throws: SQLQueryError.severalStatements) { try SQLQuery(path: path, sql: "SELECT 1; DELETE FROM daily") }
+        #expect(throws: SQLQueryError.noStatement) { try SQLQuery(path: path, sql: "  -- nothing\n") }
+        let typo = try #require(throws: SQLQueryError.self) { try SQLQuery(path: path, sql: "SELECT vaule FROM daily") }
+        #expect(typo == .doesNotPrepare("no such column: vaule"))
+        #expect(typo.description == "the statement does not run: no such column: vaule; documents/sql.md lists the tables and their columns.")
+        let parameter = try #require(throws: SQLQueryError.self) { try SQLQuery(path: path, sql: "SELECT * FROM daily WHERE day = ?") }
+        #expect(parameter.isRefusal && parameter.description.contains("takes none"))
+        let failing = try SQLQuery(path: path, sql: "SELECT json_extract(note, '$.a') FROM daily ORDER BY day DESC")
+        let error = try #require(throws: SQLQueryError.self) { try failing.next() }
+        #expect(!error.isRefusal && error.description.hasPrefix("the statement failed while running: malformed JSON"))
+        #expect(SQLQuery.opening("SELECT   a,\n b FROM t WHERE x") == "SELECT a, b FROM")
+    }
+}
