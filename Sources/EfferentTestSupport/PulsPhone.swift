@@ -2,8 +2,9 @@ import Foundation
 
 /// A stand-in for the PulsHealth app (Puls Sync Protocol v1 §2, §8): posts batches to a receiver
 /// on loopback over one keep-alive connection, gzip and the app's headers included, and retries
-/// 5xx and 429 answers as the app does — here at once, since a test waits on nothing.
-public final class PulsPhone {
+/// 5xx and 429 answers as the app does — here at once, since a test waits on nothing. One phone
+/// posts from one task at a time; what it counts may be read from any.
+public final class PulsPhone: @unchecked Sendable {
     public struct Answer: Sendable {
         public let status: Int
         public let body: String
@@ -20,8 +21,10 @@ public final class PulsPhone {
     public let token: String
     public let user: String?
     private var connection: RawHTTPConnection?
+    private let lock = NSLock()
+    private var retriedCounts: [Int: Int] = [:]
     /// Answers that were retried (5xx, 429), by status.
-    public private(set) var retried: [Int: Int] = [:]
+    public var retried: [Int: Int] { lock.withLock { retriedCounts } }
 
     public init(port: Int, token: String, user: String?) {
         self.port = port
@@ -44,7 +47,7 @@ public final class PulsPhone {
         var answer = try post(ndjson)
         var left = attempts - 1
         while left > 0, answer.status >= 500 || answer.status == 429 {
-            retried[answer.status, default: 0] += 1
+            lock.withLock { retriedCounts[answer.status, default: 0] += 1 }
             answer = try post(ndjson)
             left -= 1
         }

@@ -57,6 +57,26 @@ final class ReceiverHarness: @unchecked Sendable {
 
     var store: SourceStore { context.store }
 
+    /// The archive as a reader sees it: a day opened with the reading key, as events.
+    func archivedEvents(_ day: CalendarDay) async throws -> [DayEvent]? {
+        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(service.port)", bucket: reading.bucket, retry: .immediate)
+        guard let sealed = try await client.sealedDay(day, readKey: reading.readKey) else { return nil }
+        let plaintext = try SealedEnvelope.open(sealed, with: reading.privateKey, aad: .day(bucket: reading.bucket.rawValue, day: day))
+        guard case let .columnar(columns) = try DayBody.inflate(plaintext).decoded() else { return nil }
+        return columns.events
+    }
+
+    /// Waits until `condition` holds, checking every 50 ms for at most `seconds` (a deadline for a
+    /// test that would otherwise hang, never a duration the outcome depends on).
+    func eventually(_ seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return try await condition()
+    }
+
     /// The receiver on a real daemon on loopback (started once), for a phone that posts over HTTP.
     func listen() throws -> Int {
         if let daemon { return daemon.port }
