@@ -87,7 +87,7 @@ let package = Package(
                           path: "Sources/Tools/efferent-interop"),
 
         // libFuzzer targets (scripts/fuzz).
-        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
         .executableTarget(name: "fuzz-day", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-day"),
