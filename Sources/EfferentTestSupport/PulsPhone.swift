@@ -35,11 +35,17 @@ public final class PulsPhone: @unchecked Sendable {
     /// Posts `ndjson` (gzipped unless `plain`) with the app's headers and any `extra` ones.
     public func post(_ ndjson: String, plain: Bool = false, extra: [String: String] = [:]) throws -> Answer {
         let body = plain ? Array(ndjson.utf8) : try gzipped(Array(ndjson.utf8))
-        var headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/x-ndjson", "X-Puls-Protocol": "1"]
-        if !plain { headers["Content-Encoding"] = "gzip" }
-        if let user { headers["X-User-ID"] = user }
+        var headers = headers(gzip: !plain)
         for (name, value) in extra { headers[name] = value }
         return try send(method: "POST", target: "/v1/batches", headers: headers, body: body)
+    }
+
+    /// The headers the app sends with a batch (for a body compressed ahead, as the bench does).
+    public func headers(gzip: Bool) -> [String: String] {
+        var headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/x-ndjson", "X-Puls-Protocol": "1"]
+        if gzip { headers["Content-Encoding"] = "gzip" }
+        if let user { headers["X-User-ID"] = user }
+        return headers
     }
 
     /// Posts until the answer is neither a 5xx nor a 429 (at most `attempts` times).
