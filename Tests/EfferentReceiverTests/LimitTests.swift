@@ -85,4 +85,27 @@ import Testing
         #expect(try harness.post(batch).count("duplicates") == 2)
         #expect(try harness.store.phoneStats().reduce(0) { $0 + $1.rows } == 2)
     }
+
+    /// A full disk (here: the store allowed no page beyond those it has) is no fault of the
+    /// batch: 503 with Retry-After, nothing stored, and once there is room the retry lands whole.
+    @Test func aFullDiskIs503AndTheRetryLandsWhole() async throws {
+        let harness = try await ReceiverHarness()
+        #expect(try harness.post(PulsBatchText.batch(type: "probe", reason: "manual")).status == 200)
+        let pages = try harness.store.serialized {
+            try harness.store.db.statement("PRAGMA page_count").first { $0.int64(0) } ?? 0
+        }
+        try harness.store.serialized { try harness.store.db.execute("PRAGMA max_page_count = \(pages)") }
+        let samples = (0..<400).map { index in
+            PulsBatchText.quantity(type: "HKQuantityTypeIdentifierStepCount", start: 1_718_000_000_000 + Double(index) * 60_000,
+                                   end: 1_718_000_030_000 + Double(index) * 60_000, value: 10, unit: "count")
+        }
+        let batch = PulsBatchText.batch(samples: samples)
+        let full = try harness.post(batch)
+        #expect(full.status == 503 && full.header("Retry-After") == "5", "\(full.body)")
+        #expect(try harness.store.recordCount() == 0 && harness.store.phoneStats().isEmpty)
+        try harness.store.serialized { try harness.store.db.execute("PRAGMA max_page_count = 1073741823") }
+        let retried = try harness.post(batch)
+        #expect(retried.status == 200 && retried.count("accepted") == 400, "\(retried.body)")
+        #expect(try harness.store.recordCount() == 400)
+    }
 }
