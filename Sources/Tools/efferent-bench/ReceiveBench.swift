@@ -187,12 +187,7 @@ final class ReceiverChild {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    var peakRSSMiB: Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kib / 1024
-    }
+    var peakRSSMiB: Double { Measure.peakRSSMiB(of: String(process.processIdentifier)) }
 
     func stop() {
         if process.isRunning { process.terminate() }
