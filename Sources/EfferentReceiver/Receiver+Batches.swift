@@ -44,6 +44,13 @@ extension Receiver {
             configuration.log?(SealScheduler.line(["level": .text("error"), "batch": .text("not stored: \(error)")]))
             throw body.refuse(error)
         }
+        // The phone's zone pins an archive `init` left unpinned (its days re-cut), or is noted as
+        // a warning when it disagrees with the pinned one (decision A.4), as an import's zone is.
+        if let zone = batch.header.timeZoneID, !zone.isEmpty {
+            do { try profile.context.learnZone(named: zone) } catch {
+                configuration.log?(SealScheduler.line(["level": .text("warning"), "zone": .text("\(error)")]))
+            }
+        }
         if counts.days > 0 { profile.sealer?.changed() }
         let answer = "{\"accepted\":\(counts.accepted),\"deleted\":\(counts.deleted),\"duplicates\":\(counts.duplicates),"
             + "\"routePoints\":\(counts.routePoints),\"seriesPoints\":\(counts.seriesPoints),"

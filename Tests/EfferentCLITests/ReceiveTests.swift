@@ -106,6 +106,24 @@ import Glibc
         #expect(!log.contains(writer.token) && !log.contains("62.5") && !log.contains("Apple Watch") && !log.contains("Ibuprofen"))
     }
 
+    /// A writer `init` left without a zone takes the zone the phone's first batch names, as an
+    /// import's records would pin it (decision A.4); a later batch naming another zone warns.
+    @Test func thePhonesZonePinsAnUnpinnedArchive() throws {
+        let work = Self.work()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let writer = CommandRunner(home: work + "/phone")
+        #expect(try writer.run(["init", "--server", server.url]).status == 0)
+        let paired = try writer.run(["receive", "pair", "--url", "https://health.example.net/puls"]).stdout
+        let token = paired.split(separator: "\n").first { $0.hasPrefix("  token    ") }.map { String($0.dropFirst(11)) } ?? ""
+        let receiver = try RunningReceiver(home: work + "/phone")
+        let phone = PulsPhone(port: receiver.port, token: token, user: nil)
+        // Fixture 01's header names America/Los_Angeles.
+        #expect(try phone.post(PulsFixtures.all[0].ndjson).status == 200)
+        #expect(receiver.terminate() == 0)
+        #expect(try writer.run(["status"]).stdout.contains("zone     America/Los_Angeles"))
+    }
+
     /// One receiver for two people: each token is bound to its own writer and user ID.
     @Test func oneReceiverServesTwoPeople() throws {
         let work = Self.work()

@@ -50,6 +50,8 @@ public struct PulsHeader: Sendable, Equatable {
     public let type: String
     public let reason: String
     public let exportedAt: Double
+    /// The phone's zone when it made the batch (an IANA name), when the app sends it.
+    public let timeZoneID: String?
     /// Lines of each kind, by `PulsLineKind.rawValue`.
     public let counts: [Int]
 
@@ -74,7 +76,7 @@ public struct PulsHeader: Sendable, Equatable {
         reason = try fields.oneOf("reason", Self.reasons, required: true)!
         exportedAt = try fields.epochMilliseconds("exportedAt", required: true)!
         _ = try fields.string("clientVersion")
-        _ = try fields.string("timeZoneID", maxLength: 100)
+        timeZoneID = try fields.string("timeZoneID", maxLength: 100)
         var counts = [Int]()
         for kind in PulsLineKind.allCases {
             let ceiling: Int64 = kind == .profile ? 1 : Int64.max
