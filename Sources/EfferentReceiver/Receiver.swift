@@ -38,8 +38,15 @@ public final class Receiver: HTTPResponder {
     /// Starts sealing in the background (the first push runs at once).
     public func start() { for profile in profiles { profile.sealer?.start() } }
 
-    /// Stops sealing after any push under way.
+    /// Stops sealing after any push under way. It blocks: never call it from a task (`stopped()`).
     public func stop() { for profile in profiles { profile.sealer?.stop() } }
+
+    /// `stop()` from a task: the push under way needs a thread of the cooperative pool to finish,
+    /// so the wait holds none of them.
+    public func stopped() async {
+        let profiles = profiles
+        await Blocking.onOwnThread { for profile in profiles { profile.sealer?.stop() } }
+    }
 
     // MARK: Who is asking
 

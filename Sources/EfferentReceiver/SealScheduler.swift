@@ -140,8 +140,22 @@ enum LogValue {
     }
 }
 
-/// Runs async work from a plain thread and waits for it (the scheduler's own thread, never a task's).
-enum Blocking {
+/// Bridges between plain threads and the concurrency runtime. A push is async work on the
+/// cooperative pool, which has one thread per core: a pool thread blocked waiting for the sealer
+/// (a command waiting for SIGTERM, a shutdown waiting for the push under way) can leave the push
+/// no thread to run on — on a one-core machine, always. So waits happen on threads of their own.
+public enum Blocking {
+    /// Runs `wait` on a thread of its own and returns when it has returned, holding no pool thread.
+    public static func onOwnThread(_ wait: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                wait()
+                done.resume()
+            }.start()
+        }
+    }
+
+    /// Runs async work from a plain thread and waits for it (the scheduler's own thread, never a task's).
     static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()

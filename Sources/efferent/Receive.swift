@@ -113,7 +113,7 @@ struct Receive: Subcommand {
 
     func run() async throws -> Int32 {
         switch action {
-        case let .run(listening): return try serve(listening)
+        case let .run(listening): return try await serve(listening)
         case let .pair(url, name, user): return try pair(url: url, name: name, user: user)
         case .list:
             let store = try WriterContext().store
@@ -159,7 +159,7 @@ struct Receive: Subcommand {
         return 0
     }
 
-    private func serve(_ listening: Listening) throws -> Int32 {
+    private func serve(_ listening: Listening) async throws -> Int32 {
         // From here SIGTERM and SIGINT are events: they stop accepting, let batches in flight
         // finish, then stop sealing.
         let termination = TerminationSignal()
@@ -183,9 +183,11 @@ struct Receive: Subcommand {
             : "the phone must reach this machine at \(url), or the URL it was paired with if a proxy stands in front"
         log("{\"level\":\"info\",\"listening\":\(AccessLog.jsonString(url)),\"writers\":\(profiles.count),\"phone\":\(AccessLog.jsonString(reach))}")
         receiver.start()
-        termination.wait()
+        // Waiting on a thread of its own: the sealer's pushes run on the cooperative pool, which
+        // a one-core machine gives a single thread.
+        await Blocking.onOwnThread { termination.wait() }
         daemon.shutDown(grace: 30)
-        receiver.stop()
+        await receiver.stopped()
         log("{\"level\":\"info\",\"stopped\":true}")
         return 0
     }

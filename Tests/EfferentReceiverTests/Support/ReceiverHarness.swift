@@ -49,7 +49,10 @@ final class ReceiverHarness: @unchecked Sendable {
     }
 
     deinit {
-        receiver.stop()
+        // Not waited for here: a deinit runs on a thread of the cooperative pool, and a push under
+        // way may need that very thread to finish (the pool has one per core).
+        let receiver = receiver
+        Thread { receiver.stop() }.start()
         daemon?.stop()
         service.stop()
         try? FileManager.default.removeItem(atPath: directory)
