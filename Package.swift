@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // The bindings: every unsafe pointer and every C call lives in one of these, nowhere above.
         .target(name: "EfferentCrypto", dependencies: ["CSodium"], path: "Sources/Bindings/EfferentCrypto"),
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "EfferentSystem", path: "Sources/Bindings/EfferentSystem"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
         .target(name: "EfferentCurl", dependencies: ["CCurl"], path: "Sources/Bindings/EfferentCurl"),
+        // QR codes (the pairing link a phone scans).
+        .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
 
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
         .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"]),
@@ -50,6 +53,10 @@ let package = Package(
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
                                                        "EfferentSystem", "EfferentClient"]),
 
+        // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: batches into the
+        // writer's store, sealed and uploaded by the writer.
+        .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentQRCode"]),
+
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
         .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"]),
 
@@ -59,8 +66,8 @@ let package = Package(
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",
                                                                 "EfferentSystem"]),
-        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentClient", "EfferentCommandLine", "EfferentCore",
-                                                         "EfferentSystem"]),
+        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentClient",
+                                                         "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
@@ -80,7 +87,7 @@ let package = Package(
                           path: "Sources/Tools/efferent-interop"),
 
         // libFuzzer targets (scripts/fuzz).
-        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
         .executableTarget(name: "fuzz-day", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-day"),
@@ -100,6 +107,9 @@ let package = Package(
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",
                                                           "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
+        .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",
+                                                            "EfferentCore", "EfferentHTTP", "EfferentSQLite", "EfferentQRCode",
+                                                            "EfferentTestSupport"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",

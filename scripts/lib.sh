@@ -5,8 +5,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
 
 # The C libraries Efferent links, as pkg-config names and the Debian packages that provide them.
-EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl)
-EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev pkg-config)
+EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl libqrencode)
+EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libqrencode-dev pkg-config)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

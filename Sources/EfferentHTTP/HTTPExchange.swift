@@ -38,6 +38,9 @@ public final class HTTPExchange {
             self.route = route
             self.parameters = parameters
             pattern = route.pattern
+            // A streaming route judges the head first (a token, a protocol version): its own
+            // refusal says more than a ceiling's, and a protocol may fix which answer comes first.
+            if case let .streamed(makeSink, _) = route.kind { sink = try makeSink(head, parameters) }
             let declared = head.headers["content-length"].flatMap { Int($0) }
             if let declared, declared > route.limit.bytes { throw route.limit.refusal }
             if let limit = route.limit.gzip {
@@ -47,9 +50,7 @@ public final class HTTPExchange {
                 default: throw HTTPError(415, "this route takes a body sent plain or with Content-Encoding: gzip")
                 }
             }
-            if case let .streamed(makeSink, _) = route.kind {
-                sink = try makeSink(head, parameters)
-            } else if gzip == nil, let declared, declared > 0 {
+            if sink == nil, gzip == nil, let declared, declared > 0 {
                 // One buffer of the declared size, not a doubling series of them (a body is kept whole).
                 collected.reserveCapacity(declared)
             }

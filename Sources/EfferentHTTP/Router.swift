@@ -54,9 +54,9 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         add(method, pattern, Route(pattern: pattern, limit: body, kind: .buffered(handler)))
     }
 
-    /// A route whose body goes to a sink as it arrives: `sink` is made once the head is in (what
-    /// it throws refuses the request before a byte of the body is read) and `handler` answers
-    /// once the body has ended.
+    /// A route whose body goes to a sink as it arrives: `sink` is made once the head is in, before
+    /// the route's ceiling and encoding are checked (what it throws refuses the request before a
+    /// byte of the body is read), and `handler` answers once the body has ended.
     public func on<Sink: HTTPBodySink>(_ method: String, _ pattern: String, body: BodyLimit,
                                        sink: @escaping @Sendable (HTTPRequestHead, RouteParameters) throws -> Sink,
                                        use handler: @escaping @Sendable (HTTPRequest, RouteParameters, Sink) throws -> HTTPResponse) {

@@ -37,7 +37,8 @@ struct Serve: Subcommand {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         store = try StoreChoice(arguments)
-        (host, port) = try Self.address(arguments.string("listen", default: "127.0.0.1:8750"))
+        let listen = try ListenAddress(parsing: arguments.string("listen", default: "127.0.0.1:8750"))
+        (host, port) = (listen.host, listen.port)
         guard let admission = ServiceConfiguration.Admission(rawValue: arguments.string("admission", default: "invite")) else {
             throw UsageError("--admission takes invite or open.")
         }
@@ -67,23 +68,6 @@ struct Serve: Subcommand {
         maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
         idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
         headTimeout = try arguments.integer("head-timeout", default: 10, range: 1...3600)
-    }
-
-    /// `127.0.0.1:8750`, `[::1]:8750` or `:8750` (all IPv4 interfaces).
-    static func address(_ text: String) throws(UsageError) -> (String, Int) {
-        var host: Substring, port: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            port = text[close...].dropFirst().drop(while: { $0 == ":" })
-        } else if let colon = text.lastIndex(of: ":") {
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        } else {
-            throw UsageError("--listen takes ADDRESS:PORT, for example 127.0.0.1:8750.")
-        }
-        if host.isEmpty { host = "0.0.0.0" }
-        guard let number = Int(port), (0...65535).contains(number) else { throw UsageError("--listen needs a port from 0 to 65535.") }
-        return (String(host), number)
     }
 
     func run() throws -> Int32 {

@@ -50,6 +50,14 @@ struct Status: Subcommand {
         if parked.count > 10 { print("         … and \(parked.count - 10) more") }
         print("uploaded \(try when("upload.lastAt"))")
         print("checked  \(try when("reconcile.lastAt"))")
+        // Phones paired with `efferent receive`: what each sent today and what went wrong last.
+        func at(_ seconds: Double?) -> String { seconds.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? "never" }
+        for phone in try store.pairedPhones(today: store.zone.day(of: Date().timeIntervalSince1970)) where phone.revoked == nil {
+            var line = "phone    #\(phone.id) \(phone.name): last batch \(at(phone.lastBatch)); today \(phone.batchesToday) batches, "
+                + "\(phone.samplesToday) samples"
+            if let error = phone.lastError { line += "; last error \(at(phone.lastErrorAt)): \(error)" } else { line += "; no error" }
+            print(line)
+        }
         // Agents' edits waiting for this phone (asked only when the service answered above).
         if stats != nil {
             if let waiting = try? await context.client().edits(readKey: context.reading.readKey) {

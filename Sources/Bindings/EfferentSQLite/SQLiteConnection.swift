@@ -31,6 +31,12 @@ public final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// How long a statement waits for another connection's lock before it fails busy
+    /// (https://sqlite.org/c3ref/busy_timeout.html); 10 s from `init`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
     /// Runs one or more statements that return no rows (schema, pragmas).
     public func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

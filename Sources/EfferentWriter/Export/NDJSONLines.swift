@@ -5,10 +5,13 @@ struct NDJSONLines {
     private var partial: [UInt8] = []
     private(set) var lineNumber = 0
 
-    init(label: String) { self.label = label }
-
     /// The longest line kept waiting for its end.
-    static let maximumLineBytes = 64 << 20
+    let maximumLineBytes: Int
+
+    init(label: String, maximumLineBytes: Int = 64 << 20) {
+        self.label = label
+        self.maximumLineBytes = maximumLineBytes
+    }
 
     /// Calls `handler` with each complete line in `chunk` (and any carried over from before).
     mutating func feed(_ chunk: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
@@ -29,8 +32,8 @@ struct NDJSONLines {
             index += 1
         }
         partial += chunk[start...]
-        guard partial.count <= Self.maximumLineBytes else {
-            throw ExportError.malformedLine(file: label, line: lineNumber + 1, problem: "a line longer than 64 MiB")
+        guard partial.count <= maximumLineBytes else {
+            throw ExportError.malformedLine(file: label, line: lineNumber + 1, problem: "a line longer than \(maximumLineBytes >> 20) MiB")
         }
     }
 
@@ -44,6 +47,10 @@ struct NDJSONLines {
 
     private mutating func emit(_ line: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
         lineNumber += 1
+        // A whole line inside one piece never waited as `partial`: its length is checked here.
+        guard line.count <= maximumLineBytes else {
+            throw ExportError.malformedLine(file: label, line: lineNumber, problem: "a line longer than \(maximumLineBytes >> 20) MiB")
+        }
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         guard line[..<end].contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }

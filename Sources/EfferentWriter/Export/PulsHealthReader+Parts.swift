@@ -53,7 +53,7 @@ extension PulsHealthReader {
     /// named it (a line may come in a later batch than its workout; its source is then empty).
     func route(_ line: JSONValue, _ number: Int) throws {
         guard let points = line["points"]?.arrayValue else { throw bad("a route line without points", number) }
-        let owner = line["workoutUUID"]?.stringValue.flatMap { workouts[$0] }
+        let owner = try workout(line["workoutUUID"]?.stringValue)
         let writer = SampleSeriesWriter(sink: sink, source: owner?.source ?? "", deviceModel: owner?.deviceModel)
         var route = WorkoutRoute(file: nil, source: owner?.source, points: 0, start: nil, end: nil)
         for point in points {
@@ -74,7 +74,7 @@ extension PulsHealthReader {
         guard let type = line["type"]?.stringValue, let points = line["points"]?.arrayValue else {
             throw bad("a series line without a type or points", number)
         }
-        let owner = line["workoutUUID"]?.stringValue.flatMap { workouts[$0] }
+        let owner = try workout(line["workoutUUID"]?.stringValue)
         for point in points {
             guard let t = point["t"]?.numberValue, let value = point["value"]?.numberValue else {
                 throw bad("a series point without \"t\" and \"value\"", number)
@@ -84,11 +84,24 @@ extension PulsHealthReader {
         }
     }
 
+    /// The workout a route or series line names, from this input or, failing that, from earlier ones.
+    func workout(_ uuid: String?) throws -> SourceRecord? {
+        guard let key = uuid?.lowercased() else { return nil }
+        return try workouts[key] ?? earlierWorkout?(key)
+    }
+
+    /// The local day an activity-summary line is for (§6.5): its `localDate`; on older clients the
+    /// date of `date` shifted by the line's `temporalContext.utcOffsetSeconds`, else its UTC date.
+    static func summaryDay(_ line: JSONValue) -> String? {
+        if let local = line["localDate"]?.stringValue { return local }
+        guard let date = line["date"]?.numberValue, date.isFinite else { return nil }
+        let offset = line["temporalContext"]?["utcOffsetSeconds"]?.numberValue ?? 0
+        return CalendarDay(unixSeconds: Int64((date / 1000 + offset).rounded(.down))).description
+    }
+
     /// An activity-summary line: one day's rings, the whole row (PulsHealth §4.6).
     func activitySummary(_ line: JSONValue) throws {
-        let day = line["localDate"]?.stringValue
-            ?? line["date"]?.numberValue.map { CalendarDay(unixSeconds: Int64(($0 / 1000).rounded(.down))).description }
-        guard let day else { return }
+        guard let day = Self.summaryDay(line) else { return }
         var rings = [String: Double]()
         let names = [("moveKcal", "activeEnergyBurned"), ("moveGoalKcal", "activeEnergyBurnedGoal"), ("exerciseMin", "appleExerciseTime"),
                      ("exerciseGoalMin", "appleExerciseTimeGoal"), ("standHours", "appleStandHours"), ("standGoalHours", "appleStandHoursGoal"),
@@ -101,7 +114,8 @@ extension PulsHealthReader {
 
     func electrocardiogram(_ sample: SourceRecord, _ detail: JSONValue?, _ number: Int) throws {
         guard let detail else { throw bad("an ecg sample without its \"ecg\" object", number) }
-        let rate = detail["samplingFrequencyHz"]?.numberValue ?? 512
+        // A rate of 0 (or less) would put every voltage at one instant, or before the recording.
+        let rate = detail["samplingFrequencyHz"]?.numberValue.flatMap { $0 > 0 ? $0 : nil } ?? 512
         let classification = detail["classification"]?.stringValue.flatMap { RecordParts.ecgClassifications[$0] }
         var record = sample
         record.kind = .part

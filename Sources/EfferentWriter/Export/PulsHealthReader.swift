@@ -17,8 +17,12 @@ public final class PulsHealthReader {
     public internal(set) var routeCount = 0
     var lines: NDJSONLines
     let label: String
-    /// Workouts seen in this input, by UUID, for the source of their route and series lines.
+    /// Workouts seen in this input, by lower-case UUID (the wire compares UUIDs whatever their
+    /// case), for the source of their route and series lines.
     var workouts: [String: SourceRecord] = [:]
+    /// Where a workout this input has not named is looked up (a receiver's store, which holds
+    /// the workouts of earlier batches); by lower-case UUID.
+    var earlierWorkout: ((String) throws -> SourceRecord?)?
 
     /// `HKCategoryValueSleepAnalysis…` by PulsHealth's integer (0 in bed, 1 asleep unspecified, 2 awake, 3 core, 4 deep, 5 REM).
     static let sleepValues = ["HKCategoryValueSleepAnalysisInBed", "HKCategoryValueSleepAnalysisAsleepUnspecified",
@@ -52,6 +56,11 @@ public final class PulsHealthReader {
 
     private func read(_ line: [UInt8], _ number: Int) throws {
         guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object", number) }
+        try read(object: object, number)
+    }
+
+    /// One line already parsed (a receiver parses and checks each line before it is read here).
+    func read(object: JSONValue, _ number: Int) throws {
         if let version = object["schemaVersion"] {
             guard version.integerValue == 1 else { throw bad("a batch header whose schemaVersion is not 1", number) }
             // The phone's zone when it sent the batch: evidence for the archive's zone (decision A.4).
@@ -98,7 +107,7 @@ public final class PulsHealthReader {
             record.duration = workout?["duration"]?.numberValue ?? (endMS - startMS) / 1000
             recordCount += 1
             try sink.record(record)
-            if let uuid = object["uuid"]?.stringValue { workouts[uuid] = record }
+            if let uuid = object["uuid"]?.stringValue { workouts[uuid.lowercased()] = record }
             return try workoutParts(record, workout)
         case "ecg":
             recordCount += 1

@@ -23,6 +23,11 @@ final class SampleSeriesWriter {
     /// written) and share the sample's start and ordinal; a part without a value is not written
     /// unless `keepingEmpty` (a beat whose rate is unknown is still a beat).
     func write(at instant: Double, _ values: [(part: RecordParts.Part, value: Double?, unit: String?)], keepingEmpty: Bool = false) throws {
+        // An offset or a rate gone wild (a beat 10^300 seconds in) would leave the calendar.
+        guard ImportSession.storable(instant) else {
+            try sink.leftOut(LeftOut(values.first?.part.metric ?? "sample", .unreadable("an instant outside the years 0001 to 9999")))
+            return
+        }
         let whole = Int64(instant.rounded(.down))
         if whole == second { ordinal += 1 } else { second = whole; ordinal = 0 }
         count += 1

@@ -38,6 +38,11 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     public var skipped: Int { notCarried.filter { !$0.key.isOnPurpose }.values.reduce(0, +) }
     private var identity = [UInt8]()
     static let batch = 20_000
+    /// A receiver's session keeps everything it reads for the receiver's own transaction (one per
+    /// phone batch) instead of writing it in batches of its own.
+    let holding: Bool
+    /// Records read and kept so far (a holding session's lines own consecutive runs of them).
+    var heldCount: Int { pending.count }
     private let writer = DispatchQueue(label: "efferent.import.writer")
     private let slots = DispatchSemaphore(value: 2)
     private let inFlight = DispatchGroup()
@@ -56,11 +61,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// The clock records are judged against (a record more than a year ahead is refused).
     private let now = Date().timeIntervalSince1970
 
-    init(store: SourceStore, run: Int64, full: Bool) {
+    init(store: SourceStore, run: Int64, full: Bool, holding: Bool = false) {
         days = DayNames(zone: store.zone)
         self.store = store
         self.run = run
         self.full = full
+        self.holding = holding
         identity.reserveCapacity(256)
     }
 
@@ -126,7 +132,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// Hands the buffered batch to the writer thread; throws the writer's first failure.
     func submit() throws {
         if let failure { throw failure }
-        guard !pending.isEmpty || !summaries.isEmpty else { return }
+        guard !holding, !pending.isEmpty || !summaries.isEmpty else { return }
         let records = pending, summaries = self.summaries
         pending = []
         pending.reserveCapacity(Self.batch)
@@ -141,6 +147,23 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
             guard failure == nil else { return }
             do { try write(records, summaries) } catch { failure = error }
         }
+    }
+
+    /// Whether `seconds` is an instant of the years 0001 to 9999.
+    static func storable(_ seconds: Double) -> Bool { seconds.isFinite && seconds >= -62_135_596_800 && seconds < 253_402_300_800 }
+
+    /// Forgets what was read from the `count`-th record on (a line that turned out unreadable).
+    func dropHeld(from count: Int) {
+        if pending.count > count { pending.removeSubrange(count...) }
+    }
+
+    /// What a holding session read, for the receiver's transaction: its records and ring days.
+    func takeHeld() -> (records: [Pending], summaries: [ActivitySummaryRecord]) {
+        defer {
+            pending = []
+            summaries = []
+        }
+        return (pending, summaries)
     }
 
     /// Writes everything buffered and waits until it is committed.
@@ -182,53 +205,23 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
         try db.write {
-            let insert = try db.statement("""
-                INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """)
-            let touch = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
-            var touched = Set<String>()
-            var lastTouched = ""
-            for entry in pending {
-                let mapped = entry.mapped
-                insert.rewind()
-                try insert.bind(1, .integer(entry.id))
-                try insert.bind(2, .text(mapped.target.metric))
-                try insert.bind(3, .integer(mapped.target.isTotal ? 1 : 0))
-                try insert.bind(4, .text(entry.record.source))
-                try insert.bind(5, entry.record.deviceModel.map { .text($0) } ?? .null)
-                try insert.bind(6, .integer(Int64(entry.record.start.rounded(.down))))
-                try insert.bind(7, .integer(Int64(entry.record.end.rounded(.down))))
-                try insert.bind(8, mapped.value.map { .real($0) } ?? .null)
-                try insert.bind(9, mapped.target.unit.map { .text($0) } ?? .null)
-                try insert.bind(10, mapped.stage.map { .text($0) } ?? .null)
-                try insert.bind(11, mapped.activity.map { .text($0) } ?? .null)
-                try insert.bind(12, mapped.duration.map { .real($0) } ?? .null)
-                try insert.bind(13, .text(entry.day))
-                try insert.bind(14, .integer(run))
-                while try insert.step() {}
-                if db.changes == 1 {
-                    added += 1
-                    // Records come in runs of one day: the set is touched only when the day changes.
-                    if entry.day != lastTouched {
-                        touched.insert(entry.day)
-                        lastTouched = entry.day
-                    }
-                    if let spill = entry.spillDay { touched.insert(spill) }
-                } else {
-                    try touch.run([.integer(run), .integer(Int64(entry.record.start.rounded(.down))), .integer(entry.id)])
-                }
-            }
-            let summary = try db.statement("""
-                INSERT INTO activity_summary (day, active_kcal, exercise_min, stand_hours) VALUES (?, ?, ?, ?)
-                ON CONFLICT (day) DO UPDATE SET active_kcal = excluded.active_kcal, exercise_min = excluded.exercise_min,
-                stand_hours = excluded.stand_hours
-                """)
-            for entry in summaries {
-                try summary.run([.text(entry.day), entry.activeEnergyKilocalories.map { .real($0) } ?? .null,
-                                 entry.exerciseMinutes.map { .real($0) } ?? .null, entry.standHours.map { .real($0) } ?? .null])
-            }
-            try store.mark(touched)
+            let rows = try RecordInserter(db: db, run: run, touchingExisting: true)
+            for entry in pending where try rows.insert(entry) { added += 1 }
+            try Self.upsert(summaries, db: db)
+            try store.mark(rows.touched)
+        }
+    }
+
+    /// Apple's three ring figures `check` compares with, one row a day, replaced whole.
+    static func upsert(_ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
+        let summary = try db.statement("""
+            INSERT INTO activity_summary (day, active_kcal, exercise_min, stand_hours) VALUES (?, ?, ?, ?)
+            ON CONFLICT (day) DO UPDATE SET active_kcal = excluded.active_kcal, exercise_min = excluded.exercise_min,
+            stand_hours = excluded.stand_hours
+            """)
+        for entry in summaries {
+            try summary.run([.text(entry.day), entry.activeEnergyKilocalories.map { .real($0) } ?? .null,
+                             entry.exerciseMinutes.map { .real($0) } ?? .null, entry.standHours.map { .real($0) } ?? .null])
         }
     }
 

@@ -21,8 +21,11 @@ public final class SourceStore: @unchecked Sendable {
     private var currentZone: ZoneCalendar
     /// The zone records are filed under local days of (decision A.4).
     public var zone: ZoneCalendar { serialized { currentZone } }
+    /// The database file (its write-ahead log is this with `-wal`).
+    public let path: String
 
     public init(path: String, zone: ZoneCalendar) throws {
+        self.path = path
         db = try SQLiteConnection(path: path)
         // Every plaintext record is in here: owner only, also for a store made before umask 077.
         FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])

@@ -180,6 +180,84 @@ enum WriterSchema {
         -- to the same size, which the size check alone cannot see.
         ALTER TABLE day ADD COLUMN listed TEXT;
         """),
+        (6, """
+        -- A phone's live samples (the Puls Sync Protocol receiver, `efferent receive`). A sample's
+        -- records are ordinary records (decision A.6 identity) that name the sample they came from,
+        -- so a deletion by UUID takes exactly those records with it.
+        ALTER TABLE record ADD COLUMN sample INTEGER;
+        CREATE INDEX record_sample ON record (sample) WHERE sample IS NOT NULL;
+        -- One row per HealthKit UUID (16 bytes; the wire's case does not matter). present = 0 is a
+        -- workout that only its route or series lines have named so far.
+        CREATE TABLE phone_sample (
+            sid INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            start REAL,                   -- epoch milliseconds, as sent
+            source TEXT,                  -- a workout's, for route and series lines that come later
+            device TEXT,
+            present INTEGER NOT NULL
+        );
+        CREATE INDEX phone_sample_type ON phone_sample (type, start) WHERE present = 1;
+        CREATE TABLE phone_route_point (workout BLOB NOT NULL, t REAL NOT NULL, PRIMARY KEY (workout, t)) WITHOUT ROWID;
+        CREATE TABLE phone_series_point (
+            workout BLOB NOT NULL, type TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (workout, type, t)
+        ) WITHOUT ROWID;
+        -- HealthKit's own statistics buckets, upserted on the protocol's identity (§6.4).
+        CREATE TABLE phone_aggregate (
+            type TEXT NOT NULL,
+            func TEXT NOT NULL,
+            interval_value INTEGER NOT NULL,
+            interval_unit TEXT NOT NULL,
+            device_filter TEXT NOT NULL,
+            bucket_start REAL NOT NULL,   -- epoch milliseconds
+            bucket_end REAL NOT NULL,
+            value REAL,                   -- NULL: the bucket is empty
+            unit TEXT,
+            PRIMARY KEY (type, func, interval_value, interval_unit, device_filter, bucket_start)
+        ) WITHOUT ROWID;
+        -- The buckets that are totals (DayBuilder): de-duplicated sums over all devices, an hour or a day wide.
+        CREATE INDEX phone_aggregate_total ON phone_aggregate (bucket_start)
+            WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day');
+        -- One day of activity rings, replaced whole by each line (§6.5).
+        CREATE TABLE phone_activity_summary (
+            local_date TEXT PRIMARY KEY,
+            date REAL NOT NULL,
+            move_kcal REAL, move_goal_kcal REAL, exercise_min REAL, exercise_goal_min REAL,
+            stand_hours REAL, stand_goal_hours REAL, move_mode INTEGER, move_time_min REAL, move_time_goal_min REAL
+        );
+        -- Name, e-mail, birth date and sex: kept here only, never in a day, never uploaded.
+        CREATE TABLE phone_profile (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            name TEXT, email TEXT, date_of_birth REAL, biological_sex TEXT, updated REAL NOT NULL
+        );
+        -- Paired phones: only the SHA-256 of each token is kept.
+        CREATE TABLE phone_token (
+            id INTEGER PRIMARY KEY,
+            hash BLOB NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            created REAL NOT NULL,
+            last_used REAL,
+            revoked REAL,
+            last_batch REAL,
+            last_error TEXT,
+            last_error_at REAL
+        );
+        -- Every batch taken, reserved in the batch's own transaction: a replay does nothing (§6.1).
+        CREATE TABLE phone_batch (
+            batch_id BLOB PRIMARY KEY,
+            token INTEGER NOT NULL,
+            received REAL NOT NULL,
+            samples INTEGER NOT NULL,
+            accepted INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE phone_device_day (
+            token INTEGER NOT NULL, day TEXT NOT NULL, batches INTEGER NOT NULL, samples INTEGER NOT NULL,
+            PRIMARY KEY (token, day)
+        ) WITHOUT ROWID;
+        -- Per type: batches that carried it and when the last came (GET /v1/stats).
+        CREATE TABLE phone_type (type TEXT PRIMARY KEY, batches INTEGER NOT NULL, last_batch REAL NOT NULL);
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

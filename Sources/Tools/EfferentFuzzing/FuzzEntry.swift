@@ -1,3 +1,4 @@
+import EfferentClient
 import EfferentCore
 import EfferentWriter
 
@@ -66,6 +67,27 @@ public enum FuzzEntry {
         let ecg = ECGReader(sink: sink, file: "electrocardiograms/fuzz.csv")
         if (try? ecg.feed(bytes)) != nil { _ = try? ecg.finish() }
         for record in sink.records where !(record.start.isFinite && record.end.isFinite) { fatalError("a record with a non-finite instant") }
+        pulsBatch(bytes)
+    }
+
+    /// A receiver's reader of phone batches (the Puls Sync Protocol's framing and schemas), fed the
+    /// bytes in two pieces: an accepted batch holds exactly the lines its header declares.
+    static func pulsBatch(_ bytes: [UInt8]) {
+        guard let store = batchStore else { return }
+        let reader = store.batchReader(run: 0)
+        let half = bytes.count / 2
+        guard (try? reader.feed(Array(bytes[..<half]))) != nil, (try? reader.feed(Array(bytes[half...]))) != nil,
+              let batch = try? reader.finish() else { return }
+        let header = batch.header
+        guard batch.samples.count == header.count(.sample), batch.deletions.count == header.count(.deletion),
+              batch.routes.count == header.count(.route), batch.series.count == header.count(.series),
+              batch.aggregates.count <= header.count(.aggregate), batch.summaries.count <= header.count(.activitySummary),
+              (batch.profile != nil) == (header.count(.profile) == 1) else { fatalError("an accepted batch does not hold what its header declares") }
+    }
+
+    /// An in-memory writer store for the batch reader (which maps lines into its zone's days).
+    static let batchStore: SourceStore? = ZoneCalendar(identifier: "Europe/Berlin").flatMap {
+        try? SourceStore(path: ":memory:", zone: $0)
     }
 
     final class CountingSink: ExportSink {

@@ -1,0 +1,111 @@
+import EfferentCore
+import EfferentHTTP
+import EfferentWriter
+import Foundation
+
+/// `POST /v1/batches` (Puls Sync Protocol v1 §2–§7): the head judged before a byte of the body
+/// is read, the body read line by line as it arrives (inflated under the ceiling), the batch
+/// committed in one transaction and flushed to the disk, then answered with the counts.
+extension Receiver {
+    /// §2.5: the compressed body's ceiling (the inflated one is `PulsLimits.inflatedBytes`).
+    static let bodyBytes = 256 << 20
+
+    func addBatchRoute(to router: Router) {
+        let limits = configuration.limits
+        let tooLarge = HTTPError(413, "the batch is over this receiver's limit of \(limits.inflatedBytes >> 20) MiB once inflated")
+        let body = BodyLimit(bytes: Self.bodyBytes, refusal: HTTPError(413, "the request body is over this receiver's limit of 256 MiB"),
+                             gzip: .init(inflatedBytes: limits.inflatedBytes, refusal: tooLarge))
+        router.on("POST", "/v1/batches", body: body, sink: { [self] head, _ in
+            let phone = try admit(head)
+            // §7.2: an encoding other than gzip or none is malformed input (400), said before the body is read.
+            switch head.header("content-encoding")?.lowercased().trimmingCharacters(in: .whitespaces) {
+            case nil, "", "identity", "gzip": break
+            default: throw ReceiverRefusal.encoding
+            }
+            return BatchBody(receiver: self, phone: phone, reader: phone.profile.context.store.batchReader(run: phone.profile.run, limits: limits),
+                             wireBytes: head.header("content-length").flatMap(Int.init) ?? 0)
+        }) { [self] _, _, body in
+            try store(body)
+        }
+    }
+
+    /// The batch read to its end, committed, flushed, answered.
+    private func store(_ body: BatchBody) throws -> HTTPResponse {
+        let batch: PulsBatch
+        do { batch = try body.reader.finish() } catch { throw body.refuse(error) }
+        let profile = body.phone.profile
+        let counts: SourceStore.PhoneBatchCounts
+        do {
+            counts = try profile.context.store.commit(batch, token: body.phone.token, run: profile.run,
+                                                      now: configuration.clock().timeIntervalSince1970)
+            // Acknowledged means on the disk: the phone moves its cursor past this batch (§6).
+            try profile.commits.flush()
+        } catch {
+            configuration.log?(SealScheduler.line(["level": .text("error"), "batch": .text("not stored: \(error)")]))
+            throw body.refuse(error)
+        }
+        // The phone's zone pins an archive `init` left unpinned (its days re-cut), or is noted as
+        // a warning when it disagrees with the pinned one (decision A.4), as an import's zone is.
+        if let zone = batch.header.timeZoneID, !zone.isEmpty {
+            do { try profile.context.learnZone(named: zone) } catch {
+                configuration.log?(SealScheduler.line(["level": .text("warning"), "zone": .text("\(error)")]))
+            }
+        }
+        if counts.days > 0 { profile.sealer?.changed() }
+        let answer = "{\"accepted\":\(counts.accepted),\"deleted\":\(counts.deleted),\"duplicates\":\(counts.duplicates),"
+            + "\"routePoints\":\(counts.routePoints),\"seriesPoints\":\(counts.seriesPoints),"
+            + "\"aggregateSamples\":\(counts.aggregateSamples),\"activitySummaries\":\(counts.activitySummaries)}"
+        body.log(status: 200, batch: batch, counts: counts)
+        return Self.json(200, answer)
+    }
+}
+
+/// One batch's body as it arrives: fed to the batch reader, and every refusal noted for
+/// `efferent status` and logged as the batch's line.
+final class BatchBody: HTTPBodySink {
+    let receiver: Receiver
+    let phone: Receiver.Phone
+    let reader: PulsBatchReader
+    let wireBytes: Int
+    private let started = Date()
+
+    init(receiver: Receiver, phone: Receiver.Phone, reader: PulsBatchReader, wireBytes: Int) {
+        self.receiver = receiver
+        self.phone = phone
+        self.reader = reader
+        self.wireBytes = wireBytes
+    }
+
+    func take(_ bytes: [UInt8]) throws {
+        do { try reader.feed(bytes) } catch { throw refuse(error) }
+    }
+
+    /// The answer for a failure: a refused batch (4xx) or one that could not be stored (503).
+    func refuse(_ error: any Error) -> any HTTPResponseError {
+        let refusal: any HTTPResponseError = (error as? PulsBatchError).map(ReceiverRefusal.batch) ?? ReceiverRefusal.storeBusy
+        let sentence = (error as? PulsBatchError)?.description ?? ReceiverRefusal.storeBusy.message
+        try? phone.profile.context.store.recordPhoneError("\(refusal.status): \(sentence)", token: phone.token,
+                                                          now: receiver.configuration.clock().timeIntervalSince1970)
+        log(status: refusal.status, batch: nil, counts: nil)
+        return refusal
+    }
+
+    /// The batch's line: counts, bytes and milliseconds; never a value, a name or a token.
+    func log(status: Int, batch: PulsBatch?, counts: SourceStore.PhoneBatchCounts?) {
+        guard let log = receiver.configuration.log else { return }
+        let ms = (Date().timeIntervalSince(started) * 1000 * 100).rounded() / 100
+        var members: [(String, LogValue)] = [("status", .number(Double(status))), ("phone", .number(Double(phone.token)))]
+        if let batch {
+            members += [("lines", .number(Double(batch.header.lineCount))), ("samples", .number(Double(batch.samples.count)))]
+        }
+        if let counts {
+            members += [("accepted", .number(Double(counts.accepted))), ("duplicates", .number(Double(counts.duplicates))),
+                        ("deleted", .number(Double(counts.deleted))), ("routePoints", .number(Double(counts.routePoints))),
+                        ("seriesPoints", .number(Double(counts.seriesPoints))), ("aggregateSamples", .number(Double(counts.aggregateSamples))),
+                        ("activitySummaries", .number(Double(counts.activitySummaries))), ("records", .number(Double(counts.records))),
+                        ("days", .number(Double(counts.days))), ("replay", .number(counts.replayed ? 1 : 0))]
+        }
+        members += [("bytes", .number(Double(wireBytes))), ("inflated", .number(Double(reader.bytes))), ("ms", .number(ms))]
+        log(SealScheduler.line(["batch": .object(members)]))
+    }
+}

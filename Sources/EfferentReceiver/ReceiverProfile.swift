@@ -1,0 +1,40 @@
+import EfferentCore
+import EfferentWriter
+import Foundation
+
+/// One person's archive as a receiver serves it: their writer (store, keys, the service client),
+/// the user ID their phones send, the paired tokens, and when their changed days are sealed.
+public final class ReceiverProfile: Sendable {
+    public let context: WriterContext
+    public let user: PulsUUID
+    let tokens: PhoneTokens
+    /// The import run this receiver's records are stamped with.
+    let run: Int64
+    let commits: DurableCommits
+    let sealer: SealScheduler?
+
+    /// Opens the writer profile's receiving side; throws when no phone was ever paired with it.
+    public init(context: WriterContext, configuration: ReceiverConfiguration) throws {
+        guard let user = try context.store.existingPhoneUser() else { throw ReceiverError.notPaired(context.profile.directory) }
+        self.context = context
+        self.user = user
+        tokens = try PhoneTokens(path: context.store.path)
+        run = try context.store.beginPhoneRun(source: "efferent receive")
+        commits = DurableCommits(database: context.store.path)
+        sealer = configuration.seals ? SealScheduler(context: context, configuration: configuration) : nil
+    }
+}
+
+public enum ReceiverError: Error, Equatable, CustomStringConvertible {
+    case notPaired(String)
+    case sameUser(String)
+
+    public var description: String {
+        switch self {
+        case let .notPaired(directory):
+            "No phone is paired with the writer in \(directory): run `efferent receive pair --url URL` there first."
+        case let .sameUser(user):
+            "Two of the writers given send the user ID \(user); each person's phone needs a writer of its own."
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// Why a phone's batch is refused. Each case is input that will never become valid, so the app
+/// may stop resending it (Puls Sync Protocol v1 §7.2): what could pass on a retry (a busy store,
+/// a full disk) is never one of these.
+///
+/// Descriptions name the line and the field, never a value from the batch.
+public enum PulsBatchError: Error, Equatable, CustomStringConvertible {
+    /// Malformed input (400): bad JSON, counts that do not match the lines, an unknown kind or
+    /// wrapper key, a missing or mistyped field, a malformed UUID, a timestamp out of range.
+    case malformed(String)
+    /// Over one of the receiver's limits (413, §2.5).
+    case tooLarge(String)
+    /// A protocol version this receiver does not speak (400 with the fixed body of §7.3).
+    case unsupportedVersion
+
+    public var description: String {
+        switch self {
+        case let .malformed(problem): problem
+        case let .tooLarge(problem): problem
+        case .unsupportedVersion: "unsupported protocol version"
+        }
+    }
+}
+
+/// A HealthKit UUID as 16 bytes: the wire's upper, lower or mixed case all name the same sample
+/// (§3.4), and the store keys on the bytes.
+public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The canonical 8-4-4-4-12 form, any case; nil for anything else.
+    public init?(_ text: String) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for (index, character) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        self.bytes = bytes
+    }
+
+    /// Lower case, as `/v1/uuids` answers.
+    public var description: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

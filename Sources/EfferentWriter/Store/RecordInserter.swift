@@ -1,0 +1,65 @@
+import EfferentSQLite
+
+/// Inserts prepared records into the source store inside a transaction the caller holds, and
+/// collects the days they touch so the caller marks them in that same transaction. An import's
+/// batches and a receiver's phone batches store a record through here alike, so the same line
+/// gives the same row whichever way it came (decision A.6).
+final class RecordInserter {
+    private let db: SQLiteConnection
+    private let run: Int64
+    private let touchingExisting: Bool
+    private let statement: SQLiteStatement
+    private let touch: SQLiteStatement
+    /// Local days that gained a record (and, for a total reaching past midnight, the next day).
+    private(set) var touched = Set<String>()
+    private var lastTouched = ""
+
+    /// `touchingExisting`: a record already stored is stamped with this run (an import's; a full
+    /// export later removes what its run did not see).
+    init(db: SQLiteConnection, run: Int64, touchingExisting: Bool) throws {
+        self.db = db
+        self.run = run
+        self.touchingExisting = touchingExisting
+        statement = try db.statement("""
+            INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin,
+                                          seen, sample)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+            """)
+        touch = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
+    }
+
+    /// Stores `entry` unless a record with its identity is there; returns whether it was added.
+    /// `sample` is the phone sample it belongs to (its deletion takes the record with it).
+    func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
+        let mapped = entry.mapped
+        let start = Int64(entry.record.start.rounded(.down))
+        statement.rewind()
+        try statement.bind(1, .integer(entry.id))
+        try statement.bind(2, .text(mapped.target.metric))
+        try statement.bind(3, .integer(mapped.target.isTotal ? 1 : 0))
+        try statement.bind(4, .text(entry.record.source))
+        try statement.bind(5, entry.record.deviceModel.map { .text($0) } ?? .null)
+        try statement.bind(6, .integer(start))
+        try statement.bind(7, .integer(Int64(entry.record.end.rounded(.down))))
+        try statement.bind(8, mapped.value.map { .real($0) } ?? .null)
+        try statement.bind(9, mapped.target.unit.map { .text($0) } ?? .null)
+        try statement.bind(10, mapped.stage.map { .text($0) } ?? .null)
+        try statement.bind(11, mapped.activity.map { .text($0) } ?? .null)
+        try statement.bind(12, mapped.duration.map { .real($0) } ?? .null)
+        try statement.bind(13, .text(entry.day))
+        try statement.bind(14, .integer(run))
+        try statement.bind(15, sample.map { .integer($0) } ?? .null)
+        while try statement.step() {}
+        guard db.changes == 1 else {
+            if touchingExisting { try touch.run([.integer(run), .integer(start), .integer(entry.id)]) }
+            return false
+        }
+        // Records come in runs of one day: the set is touched only when the day changes.
+        if entry.day != lastTouched {
+            touched.insert(entry.day)
+            lastTouched = entry.day
+        }
+        if let spill = entry.spillDay { touched.insert(spill) }
+        return true
+    }
+}

@@ -1,0 +1,98 @@
+import EfferentCore
+@testable import EfferentReceiver
+import EfferentTestSupport
+@testable import EfferentWriter
+import Foundation
+import Testing
+
+/// What each line kind does to the store (Puls Sync Protocol v1 §6): samples by UUID, deletions
+/// after inserts taking a workout's route and series with it, replays doing nothing, activity
+/// summaries replacing their day (and feeding `efferent check`), the profile kept locally only.
+@Suite struct StorageTests {
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+    static let rate = "HKQuantityTypeIdentifierHeartRate"
+
+    func metrics(_ store: SourceStore) throws -> [String: Int] {
+        try store.serialized {
+            Dictionary(uniqueKeysWithValues: try store.db.statement("SELECT metric, count(*) FROM record GROUP BY metric").rows { ($0.text(0), Int($0.int64(1))) })
+        }
+    }
+
+    @Test func deletionsFollowInsertsAndAWorkoutTakesItsRouteAndSeries() async throws {
+        let harness = try await ReceiverHarness()
+        let sample = PulsBatchText.quantity(uuid: "AAAAAAAA-0000-4000-8000-000000000001", type: Self.rate, start: 1_718_000_000_000,
+                                            end: 1_718_000_000_000, value: 61, unit: "count/min")
+        // One batch inserting and deleting one UUID ends with it deleted (§6.3).
+        let both = try harness.post(PulsBatchText.batch(samples: [sample], deletions: [PulsBatchText.deletion(uuid: "aaaaaaaa-0000-4000-8000-000000000001", type: Self.rate)]))
+        #expect(both.counts == [1, 1, 0, 0, 0, 0, 0])
+        #expect(try harness.store.recordCount() == 0)
+
+        // A route and a series line before their workout (§8.2): stored, under the workout to come.
+        let early = try harness.post(PulsBatchText.batch(routes: [Lines.route], series: [Lines.series]))
+        #expect(early.counts == [0, 0, 0, 1, 1, 0, 0])
+        #expect(try metrics(harness.store)["workoutRoute.latitude"] == 1 && metrics(harness.store)["heartRate"] == 1)
+        let workout = try harness.post(PulsBatchText.batch(samples: [Lines.workout]))
+        #expect(workout.counts == [1, 0, 0, 0, 0, 0, 0], "the workout is new although its points named it first")
+        #expect(try metrics(harness.store)["workout"] == 1 && metrics(harness.store)["workout.heartRate.average"] == 1)
+        let again = try harness.post(PulsBatchText.batch(routes: [Lines.route]))
+        #expect(again.counts == [0, 0, 0, 0, 0, 0, 0], "a point is identified by (workout, t)")
+        harness.store.serialized { _ = try? harness.store.db.execute("UPDATE day SET dirty = 0") }
+
+        let gone = try harness.post(PulsBatchText.batch(deletions: [PulsBatchText.deletion(uuid: Lines.workoutUUID.lowercased(), type: "HKWorkoutTypeIdentifier"),
+                                                                    PulsBatchText.deletion(uuid: UUID().uuidString, type: Self.rate)]))
+        #expect(gone.counts == [0, 1, 0, 0, 0, 0, 0], "an unknown UUID is a silent no-op")
+        #expect(try harness.store.recordCount() == 0, "the workout, its parts, its route fixes and its series points")
+        #expect(try harness.store.pendingDays().map(\.description) == ["2024-06-09"], "its day is sealed again, without them")
+        // The points went with it: sent again, they are new.
+        #expect(try harness.post(PulsBatchText.batch(routes: [Lines.route])).count("routePoints") == 1)
+    }
+
+    @Test func aReplayedBatchIDDoesNothing() async throws {
+        let harness = try await ReceiverHarness()
+        let id = "DDDDDDDD-0000-4000-8000-000000000001"
+        #expect(try harness.post(PulsBatchText.batch(id: id, samples: [Lines.quantity])).count("accepted") == 1)
+        // The same ID with other lines (never sent by the app, which resends a batch unchanged): nothing happens.
+        let replay = try harness.post(PulsBatchText.batch(id: id.lowercased(), samples: [Lines.category], deletions: [Lines.deletion],
+                                                          aggregates: [Lines.aggregate]))
+        #expect(replay.status == 200 && replay.counts == [0, 0, 1, 0, 0, 0, 0])
+        #expect(try harness.store.phoneStats().map(\.type) == [Self.rate], "the category sample was not stored, the deletion not applied")
+    }
+
+    /// §6.5: the line is the whole day; an omitted ring clears what was stored, ring records
+    /// included, and Apple's figures are what `efferent check` compares the day's totals with.
+    @Test func activitySummariesReplaceTheirDayAndFeedTheCheck() async throws {
+        let harness = try await ReceiverHarness(zone: "UTC")
+        let energy = (0..<4).map { hour in
+            PulsBatchText.quantity(type: "HKQuantityTypeIdentifierActiveEnergyBurned", start: 1_717_977_600_000 + Double(hour) * 3_600_000,
+                                   end: 1_717_977_600_000 + Double(hour) * 3_600_000 + 1_800_000, value: 105, unit: "kcal")
+        }
+        let full = #"{"activitySummary":{"date":1717977600000,"localDate":"2024-06-10","moveKcal":420,"moveGoalKcal":600,"exerciseMin":25,"standHours":9,"moveMode":0}}"#
+        #expect(try harness.post(PulsBatchText.batch(samples: energy, summaries: [full])).counts == [4, 0, 0, 0, 0, 0, 1])
+        let check = try TotalsCheck.run(builder: DayBuilder(store: harness.store, hourlyFrom: nil))
+        #expect(check.activeEnergy.compared == 1 && check.activeEnergy.agreeing == 1)
+        #expect(try metrics(harness.store)["activitySummary.activeEnergyBurned"] == 1)
+
+        let partial = #"{"activitySummary":{"date":1717977600000,"localDate":"2024-06-10","moveGoalKcal":650,"moveMode":0}}"#
+        #expect(try harness.post(PulsBatchText.batch(summaries: [full, partial])).count("activitySummaries") == 1, "one day, the last line wins")
+        let stored = try harness.store.phoneActivitySummary("2024-06-10")
+        #expect(stored?.values == [nil, 650, nil, nil, nil, nil, nil, nil] && stored?.moveMode == 0)
+        let rings = try metrics(harness.store).filter { $0.key.hasPrefix("activitySummary.") }
+        #expect(rings == ["activitySummary.activeEnergyBurnedGoal": 1], "no ring the phone no longer reports is left behind")
+        #expect(try harness.store.activitySummary(on: CalendarDay("2024-06-10")!)?.activeEnergyKilocalories == nil)
+    }
+
+    /// Name, e-mail, birth date and sex stay in the writer's store: no record, no day body.
+    @Test func theProfileNeverLeavesTheStore() async throws {
+        let harness = try await ReceiverHarness(zone: "UTC")
+        let profile = #"{"profile":{"name":"Anna Example","email":"anna@example.org","dateOfBirth":631152000000,"biologicalSex":"female"}}"#
+        #expect(try harness.post(PulsBatchText.batch(samples: [Lines.quantity], profile: profile)).status == 200)
+        #expect(try harness.store.phoneProfile()?.email == "anna@example.org")
+        let body = try DayBuilder(store: harness.store, hourlyFrom: nil).body(for: CalendarDay("2024-06-10")!)
+        let text = String(decoding: body.bytes, as: UTF8.self)
+        #expect(text.contains("heartRate") && !text.contains("Anna") && !text.contains("example.org") && !text.contains("female"))
+        // {"profile":{}} clears all four.
+        #expect(try harness.post(PulsBatchText.batch(profile: #"{"profile":{}}"#)).status == 200)
+        #expect(try harness.store.phoneProfile() == PulsProfile(name: nil, email: nil, dateOfBirth: nil, biologicalSex: nil))
+        #expect(!harness.log.all.joined().contains("Anna"))
+    }
+}
