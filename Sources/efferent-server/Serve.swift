@@ -70,21 +70,7 @@ struct Serve: Subcommand {
     }
 
     /// `127.0.0.1:8750`, `[::1]:8750` or `:8750` (all IPv4 interfaces).
-    static func address(_ text: String) throws(UsageError) -> (String, Int) {
-        var host: Substring, port: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            port = text[close...].dropFirst().drop(while: { $0 == ":" })
-        } else if let colon = text.lastIndex(of: ":") {
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        } else {
-            throw UsageError("--listen takes ADDRESS:PORT, for example 127.0.0.1:8750.")
-        }
-        if host.isEmpty { host = "0.0.0.0" }
-        guard let number = Int(port), (0...65535).contains(number) else { throw UsageError("--listen needs a port from 0 to 65535.") }
-        return (String(host), number)
-    }
+    static func address(_ text: String) throws(UsageError) -> (String, Int) { try ListenAddress.parse(text) }
 
     func run() throws -> Int32 {
         let store = try self.store.open()
