@@ -1,13 +1,13 @@
 import Foundation
 
-/// A value axis with ticks at round numbers — steps of 1, 2, 2.5 or 5 times a power of ten — that
+/// A value axis with ticks at round numbers — steps of 1, 2 or 5 times a power of ten — that
 /// covers the data, so a reader sees 0, 50, 100, 150 rather than 47.3 and 163.9.
 public struct NiceScale: Sendable, Equatable {
     /// The axis' ends, both tick values.
     public let low: Double
     public let high: Double
     public let step: Double
-    /// Decimals a tick label needs to show the step exactly (2.5 → 1, 0.25 → 2).
+    /// Decimals a tick label needs to show the step exactly (0.5 → 1, 0.02 → 2).
     public let decimals: Int
 
     /// About `target` steps over `[low, high]`; with `zero` the axis reaches 0 (bars start there).
@@ -21,16 +21,17 @@ public struct NiceScale: Sendable, Equatable {
             low = zero && low >= 0 ? Swift.min(low, 0) : low - pad
             high += pad
         }
+        // A power of ten, doubled or times five when that comes closer to `target` steps (the
+        // thresholds are the geometric means between the candidates, as d3's ticks choose).
         let raw = (high - low) / Double(Swift.max(target, 1))
         let magnitude = pow(10, (log10(raw)).rounded(.down))
-        let multiple = [1, 2, 2.5, 5, 10].first { $0 * magnitude >= raw * (1 - 1e-9) } ?? 10
+        let error = raw / magnitude
+        let multiple: Double = error >= 50.squareRoot() ? 10 : error >= 10.squareRoot() ? 5 : error >= 2.squareRoot() ? 2 : 1
         let step = multiple * magnitude
         self.step = step
         self.low = Self.clean((low / step * (1 + 1e-12)).rounded(.down) * step, step)
         self.high = Self.clean((high / step * (1 - 1e-12)).rounded(.up) * step, step)
-        var decimals = Swift.max(0, Int(-(log10(step)).rounded(.down)))
-        if multiple == 2.5 { decimals += 1 }
-        self.decimals = decimals
+        decimals = Swift.max(0, Int(-(log10(step) + 1e-9).rounded(.down)))
     }
 
     /// Every tick from `low` to `high`.
