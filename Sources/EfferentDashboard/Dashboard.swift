@@ -57,6 +57,6 @@ public final class Dashboard: Sendable {
     /// The archive's zone for days that name none, and for "today".
     var zone: String { context.settings.timeZone }
 
-    /// Today, or the day a page asked for.
+    /// Today in the archive's zone: where ranges end unless a page names another day.
     var today: CalendarDay { context.today }
 }

@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentCrypto
 import EfferentHTTP
+import Foundation
 
 /// Who may read the dashboard, checked on every request's head before its route: the Host header
 /// must name the address the dashboard listens on (a page of another site whose name was pointed
@@ -113,5 +114,3 @@ public struct DashboardGate: Sendable {
         ("Cross-Origin-Resource-Policy", "same-origin"),
     ]
 }
-
-import Foundation

@@ -1,5 +1,6 @@
 import EfferentCore
 import EfferentHTTP
+import Foundation
 
 /// A refusal of the dashboard's, as a sentence: JSON (`{"error": …}`) for the API, a small page
 /// for a browser asking for a page, each with its status.
@@ -32,5 +33,3 @@ public struct DashboardRefusal: HTTPResponseError, Equatable, CustomStringConver
 
     public static func == (a: DashboardRefusal, b: DashboardRefusal) -> Bool { a.status == b.status && a.message == b.message }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
 import EfferentCore
+import Foundation
 
 /// How a metric's values are shown to a person: the wire unit as a short symbol, a factor where
 /// the wire keeps another scale (a fraction shown as a percentage, metres of a day's walking as
@@ -83,9 +84,3 @@ public struct DisplayUnit: Sendable, Equatable {
         return (value < 0 && rounded != 0 ? "-" : "") + grouped
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

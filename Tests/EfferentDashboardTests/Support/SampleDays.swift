@@ -1,6 +1,7 @@
 import EfferentClient
 import EfferentCore
 import EfferentTestSupport
+import Foundation
 
 /// Days built by hand for the dashboard: steps (day and hour totals), heart rate, weight, sleep
 /// stages, a run with its distance and GPS route every fifth day, and Apple's activity rings, in
@@ -67,5 +68,3 @@ enum SampleDays {
         }
     }
 }
-
-import Foundation
