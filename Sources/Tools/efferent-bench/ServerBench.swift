@@ -186,12 +186,7 @@ final class BenchServer {
         throw BenchError("efferent-server did not start")
     }
 
-    var peakRSSMiB: Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kib / 1024
-    }
+    var peakRSSMiB: Double { Measure.peakRSSMiB(of: process.processIdentifier) }
 
     func stop() {
         if process.isRunning { process.terminate() }
