@@ -63,7 +63,8 @@ extension Dashboard {
         table.get("/api/v1/pages/catalogue") { [unowned self] _, _ in try Self.json(cataloguePage()) }
     }
 
-    /// Letters, digits and dots, as every metric name of the protocol is written.
+    /// Letters, digits and dots as metric names are written (underscores and hyphens too, which
+    /// some sources' type names carry); anything else is refused before a lookup.
     static func isMetricName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 120 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
     }
