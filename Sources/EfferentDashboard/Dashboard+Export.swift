@@ -39,7 +39,10 @@ extension Dashboard {
         default: throw HTTPError(400, "format takes csv or jsonl")
         }
         let answerKind = AnswerRequest.Kind(rawValue: kind.rawValue)!
-        let question = try Self.question(answerKind, query, allowed: allowed.union(["format"]))
+        var (question, _) = try Self.question(answerKind, query, allowed: allowed.union(["format"]))
+            .resolvingNames(with: NameResolver(source: context.source))
+        // A file holds every row, never a page.
+        question.complete = true
         let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"
         let name = "efferent-\(kind.rawValue)\(question.metric.map { "-" + $0 } ?? "").\(format == .csv ? "csv" : "jsonl")"
         let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")]
@@ -49,7 +52,7 @@ extension Dashboard {
             return HTTPResponse(status: 200, headers: headers, stream: SamplesExport(source: context.source, metric: metric, range: range, format: format))
         }
         let answer = try question.answer(from: context.source, today: today)
-        let table = (answer as? WorkoutsAnswer)?.completeTable ?? answer.table
+        let table = answer.table
         let text = format == .csv ? try table.csv() : try table.ndjson()
         return HTTPResponse(status: 200, headers: headers, body: Array(text.utf8))
     }

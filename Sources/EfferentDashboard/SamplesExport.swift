@@ -32,7 +32,7 @@ final class SamplesExport: HTTPResponseStream, @unchecked Sendable {
             let ordered = kept.enumerated().sorted { a, b in
                 (a.element.event.start, a.element.event.end, a.offset) < (b.element.event.start, b.element.event.end, b.offset)
             }.map(\.element)
-            let table = AnswerTable(columns: SamplesAnswer.columns, rows: ordered.map(SamplesAnswer.row))
+            let table = AnswerTable(columns: SamplesAnswer.columns, rows: ordered.map { SamplesAnswer.row($0, clock: clock) })
             var text = format == .csv ? try table.csv() : try table.ndjson()
             // The CSV header goes out once, before the first day's rows.
             if format == .csv {

@@ -59,7 +59,7 @@ struct ReadingOptions {
     }
 
     /// "3 h ago", "2 days ago", "never".
-    static func age(since date: Date?) -> String { MirrorAge.text(since: date) }
+    static func age(since date: Date?) -> String { EfferentReader.MirrorAge.text(since: date) }
 
     static func print(_ answer: any Answer, as format: AnswerFormat) throws {
         Swift.print(try answer.rendered(as: format), terminator: "")
