@@ -51,7 +51,10 @@ struct Plot: Subcommand {
             let answer = try SleepAnswer(from: source, range: range)
             svg = renderer.svg(MetricSeries.nights(answer.nights, range: range, width: width, title: "Sleep per night"))
         default:
-            let metric = metric ?? ""
+            // Read as every answer reads it (`Steps` → `steps`, saying so); an unknown name exits 64 with the closest.
+            let resolution = try NameResolver(source: source).metric(metric ?? "")
+            if let line = resolution.note { note(line) }
+            let metric = resolution.name
             let defaultDays = kind == "daily" ? DayRange.Limits.dailyDefaultDays : DayRange.Limits.samplesDefaultDays
             let range = try DayRange(since: since, until: until, defaultDays: defaultDays, today: context.today)
             let events = try range.readEvents(from: source, matching: { $0 == metric })

@@ -68,6 +68,9 @@ import Glibc
         let readings = try plot(["samples", "--metric", "heartRate", "--since", "2024-01-01", "--until", "2024-01-01"])
         #expect(readings.contains("class=\"chart chart-band\"") && readings.contains(" bpm</text>"))
         let unknown = try reader.run(["plot", "daily", "--metric", "stepz", "--offline", "--out", work + "/x.svg"])
-        #expect(unknown.status == 1 && unknown.stderr.contains("stepz is neither a metric"))
+        #expect(unknown.status == 64 && unknown.stderr.contains("stepz is not a metric name (the closest is steps)"), "\(unknown.stderr)")
+        let loose = try reader.run(["plot", "daily", "--metric", "ActiveEnergy", "--since", "2023-12-29", "--until", "2024-01-04", "--offline",
+                                    "--out", work + "/loose.svg"])
+        #expect(loose.status == 0 && loose.stderr.contains("ActiveEnergy read as activeEnergy"), "\(loose.stderr)")
     }
 }
