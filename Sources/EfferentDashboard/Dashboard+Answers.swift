@@ -9,18 +9,26 @@ extension Dashboard {
     /// The query parameters each answer takes.
     static let answerParameters: [AnswerRequest.Kind: Set<String>] = [
         .overview: ["since", "until"], .daily: ["since", "until", "metric"], .statistics: ["since", "until", "metric", "groupBy"],
-        .sleep: ["since", "until"], .workouts: ["since", "until", "activity"], .samples: ["since", "until", "metric", "limit"],
+        .sleep: ["since", "until"], .workouts: ["since", "until", "activity", "offset"], .samples: ["since", "until", "metric", "limit", "offset"],
     ]
 
     func answer(_ kind: AnswerRequest.Kind, _ request: HTTPRequest) throws -> HTTPResponse {
         let query = try HTTPQuery(request.query)
-        let question = try Self.question(kind, query, allowed: Self.answerParameters[kind] ?? [])
+        let asked = try Self.question(kind, query, allowed: Self.answerParameters[kind] ?? [])
         // The whole archive's overview comes from the digest, which tallies it exactly as the answer does.
-        if kind == .overview, question.since == nil, question.until == nil { return try Self.json(try snapshot().overview().json) }
-        return try Self.json(try question.answer(from: context.source, today: today).json)
+        if kind == .overview, asked.since == nil, asked.until == nil { return try Self.json(try snapshot().overview().json) }
+        let (question, notes) = try asked.resolvingNames(with: NameResolver(source: context.source))
+        var json = try question.answer(from: context.source, today: today).json
+        // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
+        if !notes.isEmpty, case .object(var members) = json {
+            members["nameNotes"] = .array(notes.map(JSONValue.string))
+            json = .object(members)
+        }
+        return try Self.json(json)
     }
 
-    /// A question from a query: days, metrics (`metric` repeated for daily), grouping, activity, limit.
+    /// A question from a query: days, metrics (`metric` repeated for daily), grouping, activity, and
+    /// a page (`limit`, `offset`) where the answer pages.
     /// A parameter the answer does not take is refused rather than ignored.
     static func question(_ kind: AnswerRequest.Kind, _ query: HTTPQuery, allowed: Set<String>) throws -> AnswerRequest {
         if let unknown = query.names.subtracting(allowed).sorted().first {
@@ -33,8 +41,13 @@ extension Dashboard {
             guard let number = Int(text) else { throw HTTPError(400, "limit must be a whole number") }
             limit = number
         }
-        return AnswerRequest(kind: kind, since: try day(query, "since"), until: try day(query, "until"), metrics: metrics, metric: metrics.first,
-                             groupBy: try query.value("groupBy"), activity: try query.value("activity"), limit: limit)
+        var question = AnswerRequest(kind: kind, since: try day(query, "since"), until: try day(query, "until"), metrics: metrics,
+                                     metric: metrics.first, groupBy: try query.value("groupBy"), activity: try query.value("activity"), limit: limit)
+        if let text = try query.value("offset") {
+            guard let number = Int(text), number >= 0 else { throw HTTPError(400, "offset must be a whole number, 0 or more") }
+            question.offset = number
+        }
+        return question
     }
 
     static func day(_ query: HTTPQuery, _ name: String) throws -> CalendarDay? {

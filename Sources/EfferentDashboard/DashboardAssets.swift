@@ -796,6 +796,15 @@ dl.facts dd{margin:0}
       "schema": {
        "type": "string"
       }
+     },
+     {
+      "name": "offset",
+      "in": "query",
+      "description": "Workouts to skip before this page (default 0); an answer with more after it says where the next page starts in next.offset.",
+      "schema": {
+       "type": "integer",
+       "minimum": 0
+      }
      }
     ],
     "responses": {
@@ -864,6 +873,15 @@ dl.facts dd{margin:0}
        "type": "integer",
        "minimum": 1,
        "maximum": 5000
+      }
+     },
+     {
+      "name": "offset",
+      "in": "query",
+      "description": "Rows to skip before this page (default 0); an answer with more after it says where the next page starts in next.offset.",
+      "schema": {
+       "type": "integer",
+       "minimum": 0
       }
      }
     ],

@@ -35,12 +35,27 @@ import Testing
              AnswerRequest(kind: .samples, since: day("2025-05-01"), until: day("2025-06-09"), metric: "bodyMass", limit: 3)),
             ("/api/v1/overview", AnswerRequest(kind: .overview)),
         ]
-        for (target, question) in questions {
+        var paged = AnswerRequest(kind: .samples, since: day("2025-05-01"), until: day("2025-06-09"), metric: "bodyMass", limit: 3)
+        paged.offset = 3
+        var laterWorkouts = AnswerRequest(kind: .workouts, since: day("2025-05-01"), until: day("2025-06-09"))
+        laterWorkouts.offset = 2
+        let pages: [(String, AnswerRequest)] = [
+            ("/api/v1/samples?metric=bodyMass&since=2025-05-01&until=2025-06-09&limit=3&offset=3", paged),
+            ("/api/v1/workouts?since=2025-05-01&until=2025-06-09&offset=2", laterWorkouts),
+        ]
+        for (target, question) in questions + pages {
             let answer = try harness.get(target)
             #expect(answer.status == 200, "\(target): \(answer.body)")
             let expected = String(decoding: try question.answer(from: source, today: today).json.canonicalBytes(), as: UTF8.self)
             #expect(answer.body == expected, "\(target)")
         }
+        #expect(try harness.get("/api/v1/samples?metric=bodyMass&since=2025-05-01&until=2025-06-09&limit=3").json?["next"]?["offset"]?.numberValue == 3,
+                "a page says where the next starts")
+        // A name read loosely answers as the right one and says so; an unknown one is refused with the closest.
+        let loose = try harness.get("/api/v1/daily?metric=Steps&since=2025-05-03&until=2025-05-30")
+        #expect(loose.status == 200 && loose.json?["nameNotes"]?.arrayValue?.first?.stringValue == "Steps read as steps", "\(loose.body.prefix(300))")
+        let misspelt = try harness.get("/api/v1/daily?metric=stepz")
+        #expect(misspelt.status == 400 && misspelt.error?.contains("stepz is not a metric name (the closest is steps)") == true, "\(misspelt.body)")
         let refused = try harness.get("/api/v1/daily?metric=sleep")
         #expect(refused.status == 400 && refused.error?.contains("sleep has no numbers") == true, "an answer's refusal is its sentence")
         let unknown = try harness.get("/api/v1/statistics?metric=heartRate&group_by=week")
@@ -186,6 +201,11 @@ import Testing
         #expect(documented == registered, "documented but absent: \(documented.subtracting(registered)); registered but undocumented: \(registered.subtracting(documented))")
         for (path, item) in document["paths"]?.objectValue ?? [:] {
             #expect(item.objectValue?.keys.sorted() == ["get"], "\(path) is GET only")
+        }
+        // Each answer's documented parameters are the ones it takes.
+        for (kind, taken) in Dashboard.answerParameters {
+            let parameters = document["paths"]?["/api/v1/\(kind.rawValue)"]?["get"]?["parameters"]?.arrayValue ?? []
+            #expect(Set(parameters.compactMap { $0["name"]?.stringValue }) == taken, "\(kind.rawValue)")
         }
     }
 }
