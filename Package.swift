@@ -60,13 +60,18 @@ let package = Package(
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
         .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"]),
 
+        // The reader's local dashboard: pages, a JSON API and its OpenAPI document over the mirror,
+        // on the shared HTTP layer; its files are embedded as Swift (scripts/embed-dashboard).
+        .target(name: "EfferentDashboard", dependencies: ["EfferentReader", "EfferentHTTP", "EfferentClient", "EfferentCore", "EfferentCrypto"],
+                exclude: ["Assets"]),
+
         // A small argument parser shared by both commands (the toolchain ships none).
         .target(name: "EfferentCommandLine"),
 
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",
                                                                 "EfferentSystem"]),
-        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentClient",
+        .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentDashboard", "EfferentClient",
                                                          "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
@@ -103,6 +108,8 @@ let package = Package(
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
                                                           "EfferentCompression", "EfferentHTTP", "EfferentSQLite", "EfferentSystem",
                                                           "EfferentTestSupport"]),
+        .testTarget(name: "EfferentDashboardTests", dependencies: ["EfferentDashboard", "EfferentReader", "EfferentClient", "EfferentCore",
+                                                             "EfferentServer", "EfferentHTTP", "EfferentCompression", "EfferentTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",

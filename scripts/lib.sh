@@ -10,6 +10,22 @@ EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-de
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# Installs Debian packages as root with apt-get; otherwise says exactly what to run (after `why`)
+# and stops. Usage: apt_install "why they are needed" package…
+apt_install() {
+    local why="$1"
+    shift
+    if [ "$(id -u)" -eq 0 ]; then
+        say "installing $*"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >/dev/null
+        apt-get install -y -qq "$@" >/dev/null
+    else
+        echo "$why: sudo apt-get install -y $*" >&2
+        exit 1
+    fi
+}
+
 # Installs the Debian packages the build needs when any is missing: as root with apt-get, otherwise
 # says exactly what to run and stops.
 ensure_packages() {
@@ -21,15 +37,7 @@ ensure_packages() {
         done
     fi
     [ ${#missing[@]} -eq 0 ] && return 0
-    if [ "$(id -u)" -eq 0 ]; then
-        say "installing ${missing[*]}"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq >/dev/null
-        apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "Efferent needs these Debian packages: sudo apt-get install -y ${missing[*]}" >&2
-        exit 1
-    fi
+    apt_install "Efferent needs these Debian packages" "${missing[@]}"
 }
 
 ensure_swift() {
@@ -59,6 +67,21 @@ ensure_mcp_client() {
     fi
 }
 
+# The browser checks' parts: Debian's Chromium and its driver, and Python's Selenium (pip, as the
+# interop reader's requirements). Installed when missing as root; otherwise says what to install
+# and stops, since a browser check that cannot run must fail, never pass in silence.
+ensure_browser() {
+    local missing=()
+    [ -x /usr/bin/chromium ] || missing+=(chromium)
+    [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+    [ ${#missing[@]} -eq 0 ] || apt_install "The browser checks need headless Chromium" "${missing[@]}"
+    command -v python3 >/dev/null 2>&1 || { echo "the browser checks need python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
+    if ! python3 -c "import selenium" >/dev/null 2>&1; then
+        say "installing Selenium for the browser checks"
+        python3 -m pip install -q -r "$ROOT/Tests/Browser/requirements.txt" >/dev/null
+    fi
+}
+
 # PostgreSQL's server binaries (initdb, pg_ctl, postgres), installed from Debian when missing.
 postgres_bin() {
     ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
@@ -66,15 +89,7 @@ postgres_bin() {
 
 ensure_postgres() {
     [ -n "$(postgres_bin)" ] && [ -x "$(postgres_bin)/initdb" ] && return 0
-    if [ "$(id -u)" -eq 0 ]; then
-        say "installing postgresql"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq >/dev/null
-        apt-get install -y -qq postgresql >/dev/null
-    else
-        echo "The PostgreSQL tests need a PostgreSQL server: sudo apt-get install -y postgresql" >&2
-        exit 1
-    fi
+    apt_install "The PostgreSQL tests need a PostgreSQL server" postgresql
 }
 
 # Starts a throwaway PostgreSQL cluster in a new temporary directory, listening on a free loopback

@@ -29,3 +29,11 @@ public struct ListenAddress: Sendable, Equatable {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(actual ?? port)"
     }
 }
+
+extension ListenAddress {
+    /// The host and port of `text`, for callers that keep them apart.
+    public static func parse(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+        let address = try ListenAddress(parsing: text)
+        return (address.host, address.port)
+    }
+}

@@ -34,6 +34,7 @@ public final class HTTPExchange {
                 ticket = clients.enter(head.client(trustingProxy: configuration.trustProxy))
                 if ticket == nil { throw HTTPError.tooManyAtOnce(clients.limit) }
             }
+            try configuration.admit?(head)
             let (route, parameters) = try router.match(head.method, head.path)
             self.route = route
             self.parameters = parameters
@@ -55,7 +56,7 @@ public final class HTTPExchange {
                 collected.reserveCapacity(declared)
             }
         } catch {
-            let response = answer(for: error)
+            let response = decorated(answer(for: error))
             earlyResponse = response
             logLine(status: response.status, bytesIn: 0, bytesOut: response.body.count)
         }
@@ -102,6 +103,14 @@ public final class HTTPExchange {
             }
         }
         logLine(status: response.status, bytesIn: received, bytesOut: response.body.count)
+        return decorated(response)
+    }
+
+    /// The answer with the headers every answer of this router carries, unless it set them itself.
+    private func decorated(_ response: HTTPResponse) -> HTTPResponse {
+        guard !configuration.headers.isEmpty else { return response }
+        var response = response
+        for (name, value) in configuration.headers where response.header(name) == nil { response.headers.append((name, value)) }
         return response
     }
 

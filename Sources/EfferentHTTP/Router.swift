@@ -21,13 +21,23 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         /// Requests one client may have in flight at once; nil for no cap. Meant for `trustProxy`,
         /// where the daemon's own per-address cap sees only the proxy.
         public var requestsPerClient: Int?
+        /// A check every request's head passes before its route is looked up (a local dashboard's
+        /// Host header and access token); what it throws is the answer, so even an unknown path
+        /// from a foreign Host gets the refusal rather than a 404.
+        public var admit: (@Sendable (HTTPRequestHead) throws -> Void)?
+        /// Headers every answer carries, refusals included, unless the answer set the header itself
+        /// (a Content-Security-Policy, `Cache-Control: no-store`).
+        public var headers: [(String, String)]
 
         public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false,
-                    recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil, requestsPerClient: Int? = nil) {
+                    recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil, requestsPerClient: Int? = nil,
+                    admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = []) {
             self.log = log
             self.trustProxy = trustProxy
             self.recover = recover
             self.requestsPerClient = requestsPerClient
+            self.admit = admit
+            self.headers = headers
         }
     }
 

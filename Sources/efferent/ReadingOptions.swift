@@ -59,16 +59,7 @@ struct ReadingOptions {
     }
 
     /// "3 h ago", "2 days ago", "never".
-    static func age(since date: Date?) -> String {
-        guard let date else { return "never" }
-        let seconds = max(0, Date().timeIntervalSince(date))
-        switch seconds {
-        case ..<120: return "\(Int(seconds)) s ago"
-        case ..<7200: return "\(Int(seconds / 60)) min ago"
-        case ..<172_800: return "\(Int(seconds / 3600)) h ago"
-        default: return "\(Int(seconds / 86_400)) days ago"
-        }
-    }
+    static func age(since date: Date?) -> String { EfferentReader.MirrorAge.text(since: date) }
 
     static func print(_ answer: any Answer, as format: AnswerFormat) throws {
         Swift.print(try answer.rendered(as: format), terminator: "")

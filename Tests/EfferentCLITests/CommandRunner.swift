@@ -48,6 +48,35 @@ struct CommandRunner {
     }
 }
 
+extension CommandRunner {
+    /// A reader profile in `work/laptop` synced from a service (in `work/service`, open admission)
+    /// that holds the small real sample export, pushed by a writer in `work/phone`.
+    static func syncedReader(_ work: String) throws -> (writer: CommandRunner, reader: CommandRunner, server: RunningServer) {
+        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let writer = CommandRunner(home: work + "/phone"), reader = CommandRunner(home: work + "/laptop")
+        for (runner, arguments) in [(writer, ["init", "--server", server.url, "--time-zone", "Europe/Amsterdam"]),
+                                    (writer, ["import", WholeLoopTests.samples.appendingPathComponent("apple-health-parser/export.zip").path]),
+                                    (writer, ["push"])] {
+            let result = try runner.run(arguments)
+            guard result.status == 0 else { throw SetupFailure(step: arguments[0], stderr: result.stderr) }
+        }
+        let handoff = work + "/handoff.txt"
+        try writer.run(["handoff"]).stdout.write(toFile: handoff, atomically: true, encoding: .utf8)
+        chmod(handoff, 0o600)
+        for arguments in [["connect", "--handoff", handoff], ["sync"]] {
+            let result = try reader.run(arguments)
+            guard result.status == 0 else { throw SetupFailure(step: arguments[0], stderr: result.stderr) }
+        }
+        return (writer, reader, server)
+    }
+
+    struct SetupFailure: Error, CustomStringConvertible {
+        let step: String
+        let stderr: String
+        var description: String { "efferent \(step) failed while setting up: \(stderr)" }
+    }
+}
+
 /// `efferent-server serve` on a free loopback port, stopped with SIGTERM.
 final class RunningServer {
     let process = Process()

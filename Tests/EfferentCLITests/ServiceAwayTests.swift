@@ -13,16 +13,7 @@ import Glibc
     @Test func everyCommandSaysAtOnceThatTheServiceIsAway() throws {
         let work = NSTemporaryDirectory() + "efferent-away-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
-        let writer = CommandRunner(home: work + "/phone"), reader = CommandRunner(home: work + "/laptop")
-        #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Amsterdam"]).status == 0)
-        #expect(try writer.run(["import", WholeLoopTests.samples.appendingPathComponent("apple-health-parser/export.zip").path]).status == 0)
-        #expect(try writer.run(["push"]).status == 0)
-        let handoff = work + "/handoff.txt"
-        try writer.run(["handoff"]).stdout.write(toFile: handoff, atomically: true, encoding: .utf8)
-        chmod(handoff, 0o600)
-        #expect(try reader.run(["connect", "--handoff", handoff]).status == 0)
-        #expect(try reader.run(["sync"]).status == 0)
+        let (writer, reader, server) = try CommandRunner.syncedReader(work)
         try Self.ageMirror(reader.home)
 
         // Refused: the service stopped.

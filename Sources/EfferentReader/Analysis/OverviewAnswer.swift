@@ -76,6 +76,15 @@ public struct OverviewAnswer: Answer {
         }
     }
 
+    /// An overview already tallied (the dashboard's digest of the mirror).
+    init(readableDays: Int, firstDay: CalendarDay?, lastDay: CalendarDay?, metrics: [MetricLine], archive: ArchiveFacts?) {
+        self.readableDays = readableDays
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.metrics = metrics
+        self.archive = archive
+    }
+
     static func dayJSON(_ day: CalendarDay?) -> JSONValue { day.map { .string($0.description) } ?? .null }
 
     static func kindName(_ kind: DayEvent.Kind) -> String { kind == .total ? "total" : "record" }

@@ -46,18 +46,23 @@ public struct SamplesAnswer: Answer {
 
     private var hoisted: HoistedRows {
         let clock = LocalClock()
-        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
         let unit = events.lazy.compactMap(\.event.unit).first ?? MetricCatalogue.unit(of: metric)
         let display: [ColumnDisplay] = [.plain, .time, .time, .plain, .plain, .plain, .plain, .measurement(unit, metric: metric), .plain, .plain,
                                         ColumnDisplay(unit: "s", style: .decimals(0))]
-        return HoistedRows(columns: Self.columns, display: display, rows: events.map { item in
-            let event = item.event
-            func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-            func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
-            return [.string(item.day.description), time(event.start, item.timeZone), time(event.end, item.timeZone),
-                    .string(event.kind == .total ? "total" : "record"), text(event.bucket?.rawValue), text(event.unit),
-                    text(event.source), number(event.value), text(event.stage), text(event.activity), number(event.duration)]
-        })
+        return HoistedRows(columns: Self.columns, display: display, rows: events.map { Self.row($0, clock: clock) })
+    }
+
+    /// One event as a row under `columns`, every field in place (`null` where it has none), its
+    /// times on the wall clock of the day it was filed under: what the dashboard's streamed export
+    /// writes a day at a time, so it matches this answer row for row.
+    public static func row(_ item: ArchiveEvent, clock: LocalClock) -> [JSONValue] {
+        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
+        let event = item.event
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
+        return [.string(item.day.description), time(event.start, item.timeZone), time(event.end, item.timeZone),
+                .string(event.kind == .total ? "total" : "record"), text(event.bucket?.rawValue), text(event.unit),
+                text(event.source), number(event.value), text(event.stage), text(event.activity), number(event.duration)]
     }
 
     public var json: JSONValue {

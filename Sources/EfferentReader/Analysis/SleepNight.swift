@@ -45,6 +45,8 @@ public struct SleepNight: Sendable, Equatable {
     public let inBedHours: Double?
     /// Hours per stage, each the union across sources.
     public let stages: [String: Double]
+    /// The union of each stage's stretches, in order: what `stages` sums, for a hypnogram.
+    public let stageIntervals: [String: [Range<Int64>]]
     public let start: Int64
     public let end: Int64
     public let segments: Int
@@ -95,7 +97,9 @@ public struct SleepNight: Sendable, Equatable {
         asleepHours = asleep(kept).hours
         var byStage: [String: [Range<Int64>]] = [:]
         for stretch in kept { byStage[stretch.stage, default: []].append(stretch.start..<stretch.end) }
-        stages = byStage.mapValues { IntervalUnion($0).hours }
+        let unions = byStage.mapValues { IntervalUnion($0) }
+        stages = unions.mapValues(\.hours)
+        stageIntervals = unions.mapValues(\.intervals)
         inBedHours = stages["inBed"]
         start = kept.map(\.start).min()!
         timeZone = kept.min { $0.start < $1.start }?.timeZone

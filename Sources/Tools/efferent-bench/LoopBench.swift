@@ -30,18 +30,11 @@ enum LoopBench {
             while let chunk = try entry.next() { xmlBytes += chunk.count }
         }
 
-        let server = try BenchServer(data: work + "/service")
+        let archive = try await DecadeArchive(work: work, export: export)
+        let server = archive.server
         defer { server.stop() }
-        let url = "http://127.0.0.1:\(server.port)"
-        _ = try await Child.run("efferent", ["init", "--server", url, "--time-zone", "Europe/Paris"], home: work + "/phone")
-        let imported = try await Child.run("efferent", ["import", export], home: work + "/phone")
-        let firstPush = try await Child.run("efferent", ["push"], home: work + "/phone")
-        let secondPush = try await Child.run("efferent", ["push"], home: work + "/phone")
-        let handoff = try await Child.run("efferent", ["handoff"], home: work + "/phone")
-        try handoff.output.write(toFile: work + "/handoff.txt", atomically: true, encoding: .utf8)
-        chmod(work + "/handoff.txt", 0o600)
-        _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: work + "/laptop")
-        let sync = try await Child.run("efferent", ["sync"], home: work + "/laptop")
+        let url = archive.url
+        let (imported, firstPush, secondPush, sync) = (archive.imported, archive.firstPush, archive.secondPush, archive.sync)
         let again = try await Child.run("efferent", ["sync"], home: work + "/laptop")
         let first = truths["firstDate"]?.stringValue ?? "2015-06-15", last = truths["lastDate"]?.stringValue ?? "2025-06-14"
         // Answers are timed three times and the median kept: the first run after a sync meets a page
@@ -106,6 +99,32 @@ enum LoopBench {
         let (status, body) = try BenchWriter.send("GET", url + target, headers: headers.fields, body: [])
         guard status == 200 else { throw BenchError("GET \(target) answered \(status)") }
         return body
+    }
+}
+
+/// A generated export through the release binaries on loopback — a service, a writer that
+/// imports and pushes it, a reader that connects and syncs — timed step by step: what the loop and
+/// dashboard benches stand on.
+struct DecadeArchive {
+    let server: BenchServer
+    let url: String
+    let imported: Child, firstPush: Child, secondPush: Child, sync: Child
+    /// The reader's profile, its mirror synced.
+    let laptop: String
+
+    init(work: String, export: String) async throws {
+        server = try BenchServer(data: work + "/service")
+        url = "http://127.0.0.1:\(server.port)"
+        _ = try await Child.run("efferent", ["init", "--server", url, "--time-zone", "Europe/Paris"], home: work + "/phone")
+        imported = try await Child.run("efferent", ["import", export], home: work + "/phone")
+        firstPush = try await Child.run("efferent", ["push"], home: work + "/phone")
+        secondPush = try await Child.run("efferent", ["push"], home: work + "/phone")
+        let handoff = try await Child.run("efferent", ["handoff"], home: work + "/phone")
+        try handoff.output.write(toFile: work + "/handoff.txt", atomically: true, encoding: .utf8)
+        chmod(work + "/handoff.txt", 0o600)
+        laptop = work + "/laptop"
+        _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: laptop)
+        sync = try await Child.run("efferent", ["sync"], home: laptop)
     }
 }
 

@@ -15,11 +15,11 @@ enum Measure {
     }
 
     /// Peak resident set size of this process so far, in MiB (VmHWM).
-    static var peakRSSMiB: Double { peakRSSMiB(of: "self") }
+    static var peakRSSMiB: Double { peakRSSMiB(of: nil) }
 
-    /// Peak resident set size of process `pid` (a number, or `self`) so far, in MiB.
-    static func peakRSSMiB(of pid: String) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+    /// The same of another process (a server the bench started); 0 when it cannot be read.
+    static func peakRSSMiB(of pid: Int32?) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
         return kib / 1024

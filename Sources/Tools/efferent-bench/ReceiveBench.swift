@@ -187,7 +187,7 @@ final class ReceiverChild {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    var peakRSSMiB: Double { Measure.peakRSSMiB(of: String(process.processIdentifier)) }
+    var peakRSSMiB: Double { Measure.peakRSSMiB(of: process.processIdentifier) }
 
     func stop() {
         if process.isRunning { process.terminate() }

@@ -186,7 +186,7 @@ final class BenchServer {
         throw BenchError("efferent-server did not start")
     }
 
-    var peakRSSMiB: Double { Measure.peakRSSMiB(of: String(process.processIdentifier)) }
+    var peakRSSMiB: Double { Measure.peakRSSMiB(of: process.processIdentifier) }
 
     func stop() {
         if process.isRunning { process.terminate() }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive]` (all when none is named).
+/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive] [dashboard]` (all when none is named).
 let arguments = Set(CommandLine.arguments.dropFirst())
 let all = arguments.isEmpty
 do {
@@ -11,6 +11,7 @@ do {
     if all || arguments.contains("loop") { try await LoopBench.run() }
     if all || arguments.contains("sql") { try await SQLBench.run() }
     if all || arguments.contains("receive") { try await ReceiveBench.run() }
+    if all || arguments.contains("dashboard") { try await DashboardBench.run() }
 } catch {
     FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
     exit(1)

@@ -26,11 +26,12 @@ final class TestServer: @unchecked Sendable {
     let transport: Transport
     let log = LogLines()
 
-    init(_ transport: Transport, trustProxy: Bool = false, tls: TLSCredentials? = nil) throws {
+    init(_ transport: Transport, trustProxy: Bool = false, tls: TLSCredentials? = nil,
+         admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = []) throws {
         let lines = log
         router = Router(configuration: Router.Configuration(log: { lines.append($0) }, trustProxy: trustProxy, recover: { error in
             (error as? Unreachable) != nil ? HTTPError(503, "the database cannot be reached just now; try again shortly") : nil
-        }))
+        }, admit: admit, headers: headers))
         Self.addRoutes(to: router)
         self.transport = transport
         daemon = transport == .loopback ? try HTTPDaemon(configuration: .init(port: 0, tls: tls), responder: router) : nil
@@ -63,6 +64,7 @@ final class TestServer: @unchecked Sendable {
             return LineCounter()
         }) { _, _, counter in HTTPResponse(status: 200, body: Array("\(counter.lines) lines".utf8)) }
         router.get("/secret") { _, _ in throw Leaky() }
+        router.get("/own-cache") { _, _ in HTTPResponse(status: 200, headers: [("Cache-Control", "max-age=60")], body: Array("cached".utf8)) }
         router.get("/unreachable") { _, _ in throw Unreachable() }
         router.get("/export") { _, _ in
             HTTPResponse(status: 200, headers: [("Content-Type", "text/csv")], stream: Rows(count: 10_000))

@@ -5,56 +5,6 @@ import EfferentReader
 import EfferentSystem
 import Foundation
 
-struct Plot: Subcommand {
-    static let spec = CommandSpec(
-        name: "plot",
-        abstract: "Draw a chart as an SVG file a browser opens: daily totals as bars, readings as a line, sleep as stacked stages.",
-        options: [.init("metric", value: "NAME", help: "The total (daily) or reading (samples) to draw."),
-                  .init("out", value: "FILE", help: "Where to write the chart.", default: "<KIND>.svg")] + ReadingOptions.specs,
-        arguments: [.init("KIND", help: "daily, samples or sleep.")])
-
-    let kind: String
-    let metric: String?
-    let out: String
-    let options: ReadingOptions
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        kind = arguments.argument(0) ?? ""
-        guard ["daily", "samples", "sleep"].contains(kind) else { throw UsageError("plot draws daily, samples or sleep, not '\(kind)'.") }
-        metric = arguments.string("metric")
-        if kind != "sleep" && metric == nil { throw UsageError("plot \(kind) needs --metric NAME.") }
-        out = arguments.string("out") ?? "\(kind).svg"
-        options = try ReadingOptions(arguments)
-    }
-
-    func run() async throws -> Int32 {
-        let context = try ReaderContext()
-        let source = try await ReadingOptions.freshSource(context, offline: options.offline)
-        let svg: String
-        switch kind {
-        case "daily":
-            let request = AnswerRequest(kind: .daily, since: options.since, until: options.until, metrics: [metric ?? ""])
-            guard let answer = try request.answer(from: source, today: context.today) as? DailyAnswer else { return 1 }
-            svg = SVGChart.bars(title: "\(metric ?? "") per day", unit: answer.units[metric ?? ""] ?? "", days: answer.range.days,
-                                values: answer.series(of: metric ?? ""))
-        case "samples":
-            var request = AnswerRequest(kind: .samples, since: options.since, until: options.until, metric: metric)
-            // A chart, like any file, draws every reading the range holds.
-            request.complete = true
-            guard let answer = try request.answer(from: source, today: context.today) as? SamplesAnswer else { return 1 }
-            let points = answer.events.compactMap { item in item.event.value.map { (seconds: item.event.start, value: $0) } }
-            svg = SVGChart.line(title: "\(metric ?? "")", unit: answer.events.first?.event.unit ?? "", points: points)
-        default:
-            let request = AnswerRequest(kind: .sleep, since: options.since, until: options.until)
-            guard let answer = try request.answer(from: source, today: context.today) as? SleepAnswer else { return 1 }
-            svg = SVGChart.sleep(title: "Sleep per night", nights: answer.nights.map(\.night), stages: answer.nights.map(\.stages))
-        }
-        try svg.write(toFile: out, atomically: true, encoding: .utf8)
-        print("wrote \(out)")
-        return 0
-    }
-}
-
 struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "export",

@@ -1,0 +1,58 @@
+import EfferentCore
+import EfferentHTTP
+import EfferentReader
+
+/// `/api/v1/<answer>`: the answers `efferent overview/daily/statistics/sleep/workouts/samples`
+/// give, from the same functions over the same mirror, as the same JSON (§10.3) — a notebook or
+/// Grafana's JSON data source reads exactly what the CLI prints with `--format json`.
+extension Dashboard {
+    /// The query parameters each answer takes.
+    static let answerParameters: [AnswerRequest.Kind: Set<String>] = [
+        .overview: ["since", "until"], .daily: ["since", "until", "metric"], .statistics: ["since", "until", "metric", "groupBy"],
+        .sleep: ["since", "until"], .workouts: ["since", "until", "activity", "offset"], .samples: ["since", "until", "metric", "limit", "offset"],
+    ]
+
+    func answer(_ kind: AnswerRequest.Kind, _ request: HTTPRequest) throws -> HTTPResponse {
+        let query = try HTTPQuery(request.query)
+        let asked = try Self.question(kind, query, allowed: Self.answerParameters[kind] ?? [])
+        // The whole archive's overview comes from the digest, which tallies it exactly as the answer does.
+        if kind == .overview, asked.since == nil, asked.until == nil { return try Self.json(try snapshot().overview().json) }
+        let (question, notes) = try asked.resolvingNames(with: NameResolver(source: context.source))
+        var json = try question.answer(from: context.source, today: today).json
+        // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
+        if !notes.isEmpty, case .object(var members) = json {
+            members["nameNotes"] = .array(notes.map(JSONValue.string))
+            json = .object(members)
+        }
+        return try Self.json(json)
+    }
+
+    /// A question from a query: days, metrics (`metric` repeated for daily), grouping, activity, and
+    /// a page (`limit`, `offset`) where the answer pages.
+    /// A parameter the answer does not take is refused rather than ignored.
+    static func question(_ kind: AnswerRequest.Kind, _ query: HTTPQuery, allowed: Set<String>) throws -> AnswerRequest {
+        if let unknown = query.names.subtracting(allowed).sorted().first {
+            throw HTTPError(400, "\(unknown.prefix(40)) is not a parameter of \(kind.rawValue); it takes \(allowed.sorted().joined(separator: ", "))")
+        }
+        let metrics = query.values("metric")
+        if kind != .daily, metrics.count > 1 { throw HTTPError(400, "\(kind.rawValue) takes one metric") }
+        var limit: Int?
+        if let text = try query.value("limit") {
+            guard let number = Int(text) else { throw HTTPError(400, "limit must be a whole number") }
+            limit = number
+        }
+        var question = AnswerRequest(kind: kind, since: try day(query, "since"), until: try day(query, "until"), metrics: metrics,
+                                     metric: metrics.first, groupBy: try query.value("groupBy"), activity: try query.value("activity"), limit: limit)
+        if let text = try query.value("offset") {
+            guard let number = Int(text), number >= 0 else { throw HTTPError(400, "offset must be a whole number, 0 or more") }
+            question.offset = number
+        }
+        return question
+    }
+
+    static func day(_ query: HTTPQuery, _ name: String) throws -> CalendarDay? {
+        guard let text = try query.value(name) else { return nil }
+        guard let day = CalendarDay(text) else { throw HTTPError(400, "\(name) must be a real date written YYYY-MM-DD") }
+        return day
+    }
+}

@@ -1,0 +1,62 @@
+import EfferentClient
+import EfferentCore
+import EfferentHTTP
+import EfferentReader
+import Foundation
+
+/// `efferent dashboard` as a library: the pages, the JSON API under `/api/v1` and its OpenAPI
+/// document, served from the reader's mirror on the shared HTTP layer.
+///
+/// Routes → answers → renderer: every route reads the mirror (through the digest for what spans
+/// years, through the answers `efferent daily/sleep/workouts` give for the rest), and every chart
+/// is drawn by `ChartRenderer`, the one `efferent plot` uses. Nothing here waits on the service:
+/// `BackgroundSync` refreshes the mirror at most every five minutes on its own.
+public final class Dashboard: Sendable {
+    public let context: ReaderContext
+    public let digest: MirrorDigest
+    public let gate: DashboardGate
+    public let sync: BackgroundSync
+    public let router: Router
+    private let table: RouteTable
+    /// Where a failure's sentence goes (the command prints it on stderr).
+    let log: @Sendable (String) -> Void
+
+    /// A dashboard answering for `gate`'s address and token; `log` hears failures, never a request's
+    /// path, token or values.
+    public init(context: ReaderContext, gate: DashboardGate, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.context = context
+        self.gate = gate
+        self.log = log
+        let digest = MirrorDigest(mirror: context.mirror)
+        self.digest = digest
+        sync = BackgroundSync(context: context, digest: digest, report: log)
+        let router = Router(configuration: Router.Configuration(
+            log: { line in if line.contains("\"level\":\"error\"") { log(line) } },
+            recover: Self.recover, admit: { [gate] head in try gate.admit(head) }, headers: DashboardGate.headers))
+        self.router = router
+        table = RouteTable(router: router)
+        addRoutes(to: table)
+    }
+
+    /// Every route's pattern, as registered: what the OpenAPI document must describe.
+    public var routes: [String] { table.registered }
+
+    /// The failures an answer reports to its asker: a question it refuses is 400, a mirror it
+    /// cannot read 500, each with its sentence; anything else stays a plain 500.
+    static let recover: @Sendable (any Error) -> (any HTTPResponseError)? = { error in
+        switch error {
+        case let error as AnswerError: return HTTPError(400, error.description)
+        case let error as MirrorError: return HTTPError(500, error.description)
+        default: return nil
+        }
+    }
+
+    /// The digest brought up to the mirror: each page sees every day the mirror holds now.
+    func snapshot() throws -> DigestSnapshot { try digest.refresh() }
+
+    /// The archive's zone for days that name none, and for "today".
+    var zone: String { context.settings.timeZone }
+
+    /// Today in the archive's zone: where ranges end unless a page names another day.
+    var today: CalendarDay { context.today }
+}

@@ -1,0 +1,108 @@
+import EfferentCore
+
+/// The mirror's digest at one moment: what the catalogue, the charts and the range statistics
+/// read. Values equal what the answers compute from the same days (`daily`'s per-day totals and
+/// readings, the overview's lines), and tests hold them to it.
+public struct DigestSnapshot: Sendable {
+    public let days: [CalendarDay: MirrorDigest.Day]
+    /// Every digested day, ascending.
+    public let sortedDays: [CalendarDay]
+    /// The overview's line of each metric, by name.
+    public let lines: [String: OverviewAnswer.MetricLine]
+    /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
+    let bucketed: Set<String>
+
+    init(days: [CalendarDay: MirrorDigest.Day]) {
+        self.days = days
+        sortedDays = days.keys.sorted()
+        struct Tally {
+            var kind: DayEvent.Kind
+            var units: [String: Int] = [:]
+            var hour = false, day = false
+            var first: CalendarDay, last: CalendarDay
+            var covered = 0, events = 0
+        }
+        var tallies = [String: Tally]()
+        for day in sortedDays {
+            for (metric, entry) in days[day]!.metrics {
+                var tally = tallies[metric] ?? Tally(kind: entry.kind, first: day, last: day)
+                tally.units.merge(entry.units, uniquingKeysWith: +)
+                tally.hour = tally.hour || entry.hourBuckets
+                tally.day = tally.day || entry.dayBuckets
+                tally.last = day
+                tally.covered += 1
+                tally.events += entry.events
+                tallies[metric] = tally
+            }
+        }
+        var lines = [String: OverviewAnswer.MetricLine]()
+        for (metric, tally) in tallies {
+            // The unit most events carry; ties go to the alphabetically first (as the overview decides).
+            let unit = tally.units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
+            lines[metric] = OverviewAnswer.MetricLine(metric: metric, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.note(for: metric),
+                                                      buckets: (tally.day ? ["day"] : []) + (tally.hour ? ["hour"] : []),
+                                                      firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events)
+        }
+        self.lines = lines
+        bucketed = Set(tallies.filter { $0.value.hour || $0.value.day }.keys)
+    }
+
+    /// The overview of every mirrored day, as `efferent overview` answers it.
+    public func overview(archive: ArchiveFacts? = nil) -> OverviewAnswer {
+        OverviewAnswer(readableDays: sortedDays.count, firstDay: sortedDays.first, lastDay: sortedDays.last,
+                       metrics: lines.keys.sorted().map { lines[$0]! }, archive: archive)
+    }
+
+    /// Whether `metric` is summed into totals: by the catalogue, or because its events carry buckets.
+    public func isTotal(_ metric: String) -> Bool { MetricCatalogue.isTotal(metric) || bucketed.contains(metric) }
+
+    /// The zone `day` was cut in, when it names one.
+    public func zone(of day: CalendarDay) -> String? { days[day]?.zone }
+
+    /// The zones of the days of `range` (and the day either side), the others in `fallback`.
+    public func zones(around range: DayRange, fallback: String) -> ZoneTimeline {
+        var zones = [CalendarDay: String]()
+        var day = range.since.previous
+        while day <= range.until.next {
+            if let zone = days[day]?.zone { zones[day] = zone }
+            day = day.next
+        }
+        return ZoneTimeline(zones: zones, fallback: fallback)
+    }
+
+    /// `metric` per local day over `range`, as `daily` computes it: totals from the day buckets
+    /// filed under each day, readings from the day before `since` on, by the local day of their start.
+    public func values(of metric: String, range: DayRange) -> DayValues {
+        var values = DayValues(metric: metric, isTotal: isTotal(metric))
+        var day = range.since.previous
+        while day <= range.until {
+            defer { day = day.next }
+            guard let entry = days[day]?.metrics[metric] else { continue }
+            if values.isTotal {
+                if let total = entry.dayTotal, range.contains(day) { values.totals[day, default: 0] += total }
+            } else {
+                for (local, summary) in entry.readings where range.contains(local) {
+                    if values.readings[local] == nil { values.readings[local] = summary } else { values.readings[local]!.merge(summary) }
+                }
+            }
+        }
+        return values
+    }
+
+    /// The last local day with a value of `metric` on or before `day`, and that value: a total's
+    /// day total, or a reading's summary for the day (its `lastValue` the latest reading).
+    public func latest(_ metric: String, onOrBefore day: CalendarDay) -> (day: CalendarDay, total: Double?, readings: ValueSummary?)? {
+        guard let line = lines[metric] else { return nil }
+        var current = min(day.next, line.lastDay)
+        let total = isTotal(metric)
+        while current >= line.firstDay {
+            defer { current = current.previous }
+            guard let entry = days[current]?.metrics[metric] else { continue }
+            if total, let value = entry.dayTotal, current <= day { return (current, value, nil) }
+            if !total, let last = entry.readings.filter({ $0.day <= day }).max(by: { $0.summary.lastStart < $1.summary.lastStart }) {
+                return (last.day, nil, values(of: metric, range: try! DayRange(since: last.day, until: last.day)).readings[last.day])
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser (issue 16): headless Chromium against `efferent dashboard` on a
+generated archive. Every page loads with no console error and no request leaving loopback; the
+numbers a page shows for a chosen week — steps per day, a night's stages, a workout's distance —
+equal what `efferent daily/sleep/workouts` answer for the same days; the token is required; a
+foreign Host (a name pointed at 127.0.0.1, as DNS rebinding does) is refused.
+
+Usage: check_dashboard.py BIN_DIR. Exits 1 on any failure, and when the browser cannot start at
+all (it says why and what to install): a check that cannot run never passes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import time
+import traceback
+import urllib.parse
+
+from browser_support import Archive, BrowserUnavailable, Dashboard, browser, wait_ready
+
+FAILURES: list[str] = []
+
+
+def check(name):
+    def wrap(function):
+        def run(*arguments):
+            started = time.time()
+            try:
+                function(*arguments)
+                print(f"  ok    {name} ({time.time() - started:.1f} s)")
+            except AssertionError as error:
+                FAILURES.append(name)
+                print(f"  FAIL  {name}: {error}")
+            except Exception:  # noqa: BLE001 - an unexpected failure is a failed check, with its trace
+                FAILURES.append(name)
+                print(f"  FAIL  {name}: unexpected error")
+                traceback.print_exc()
+        return run
+    return wrap
+
+
+def console_errors(driver) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+
+
+def requested_urls(driver) -> list[str]:
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def open_page(driver, dashboard: Dashboard, path: str) -> None:
+    driver.get(dashboard.base + path)
+    state = wait_ready(driver)
+    if state != "true":
+        message = driver.execute_script("var e = document.querySelector('.error'); return e ? e.textContent : ''")
+        raise AssertionError(f"{path} did not draw: {message}")
+
+
+def main() -> int:
+    bin_dir = sys.argv[1]
+    print("browser: a 45-day generated archive through the real binaries")
+    archive = Archive(bin_dir, days=45)
+    dashboard = Dashboard(archive)
+    driver = None
+    try:
+        try:
+            driver = browser()
+        except BrowserUnavailable as error:
+            print(f"FAIL  the browser checks could not run: {error}. scripts/test installs chromium, chromium-driver and "
+                  "selenium when it runs as root.")
+            return 1
+        last = dt.date.fromisoformat(archive.last_day)
+        week_end = last - dt.timedelta(days=3)
+        week_start = week_end - dt.timedelta(days=6)
+
+        @check("the token is required: without it a page is refused with a sentence, and so is the API")
+        def token_required():
+            driver.get(dashboard.base + "/")
+            text = driver.find_element("id", "refusal").text
+            assert "access token" in text, f"the page said: {text!r}"
+            status, _, body = dashboard.get("/api/v1/pages/today")
+            assert status == 401 and b"access token" in body, f"the API answered {status}: {body[:200]!r}"
+            status, _, _ = dashboard.get("/api/v1/pages/today", {"Authorization": "Bearer wrong-token"})
+            assert status == 401, f"a wrong token was answered {status}"
+            console = console_errors(driver)  # the refused page's 401 is the one error expected here
+            assert all("401" in line for line in console), f"console: {console}"
+
+        @check("the printed address sets an HttpOnly, SameSite=Strict cookie and leaves the token out of the address bar")
+        def login():
+            driver.get(dashboard.url)
+            assert wait_ready(driver) == "true"
+            assert "token" not in driver.current_url, driver.current_url
+            cookies = {cookie["name"]: cookie for cookie in driver.get_cookies()}
+            cookie = cookies.get(f"efferent_dashboard_{dashboard.port}")
+            assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", f"cookies: {cookies}"
+            assert driver.execute_script("return document.cookie") == "", "a script can read the cookie"
+            driver.get_log("browser")
+            driver.get_log("performance")
+
+        token_required()
+        login()
+
+        sleep_answer = archive.answer("sleep", "--since", week_start.isoformat(), "--until", week_end.isoformat())
+        chosen_night = sleep_answer["rows"][-1]["night"] if sleep_answer["rows"] else week_end.isoformat()
+        workouts_answer = archive.answer("workouts", "--since", (last - dt.timedelta(days=40)).isoformat(), "--until", last.isoformat())
+        columns = workouts_answer["columns"]
+        same = workouts_answer.get("sameOnEveryRow", {})
+        workouts = [dict(same, **dict(zip(columns, row))) for row in workouts_answer["rows"]]
+        with_route = [w for w in workouts if w.get("routeFixes")]
+        route_start = int(dt.datetime.fromisoformat(with_route[0]["start"].replace("Z", "+00:00")).timestamp()) if with_route else None
+
+        pages = ["/", "/metrics/steps", f"/metrics/steps?range=7D&until={week_end}", f"/metrics/heartRate?range=D&until={week_end}",
+                 "/metrics/heartRate?range=ALL", "/metrics/bodyMass?range=90D", "/metrics/oxygenSaturation?range=7D",
+                 "/sleep", f"/sleep/{chosen_night}", "/workouts?range=90D", "/catalogue"]
+        if route_start:
+            pages.append(f"/workouts/{route_start}")
+
+        @check(f"every page draws with no console error and no request leaving loopback ({len(pages)} pages)")
+        def every_page():
+            for path in pages:
+                open_page(driver, dashboard, path)
+                errors = console_errors(driver)
+                assert not errors, f"{path}: console errors {errors}"
+                foreign = [url for url in requested_urls(driver)
+                           if not url.startswith(dashboard.base + "/") and not url.startswith(("data:", "about:", "blob:"))]
+                assert not foreign, f"{path} asked for {foreign}"
+
+        @check(f"steps per day for {week_start}…{week_end} equal efferent daily, in the values and the keyboard read-out")
+        def steps_week():
+            daily = archive.answer("daily", "--metric", "steps", "--since", week_start.isoformat(), "--until", week_end.isoformat())
+            expected = {row[0]: row[1] for row in daily["rows"] if row[1] is not None}
+            assert len(expected) >= 5, f"the generated week holds too few days of steps: {expected}"
+            open_page(driver, dashboard, f"/metrics/steps?range=7D&until={week_end}")
+            shown = driver.execute_script(
+                "return Array.from(document.querySelectorAll('table.bins tr[data-first]')).map(r => [r.dataset.first, r.dataset.last, r.dataset.value])")
+            seen = {}
+            for first, last_day, value in shown:
+                assert first == last_day, f"a bin of several days on a 7-day chart: {first}…{last_day}"
+                seen[first] = float(value)
+            assert seen == expected, f"page {seen} != efferent daily {expected}"
+            box = driver.find_element("css selector", ".chart-box")
+            box.click()
+            box.send_keys("\ue010")  # End: the last bin
+            readout = driver.find_element("css selector", ".readout").text
+            final = week_end.isoformat()
+            words = dt.date.fromisoformat(final).strftime("%a ") + str(dt.date.fromisoformat(final).day)
+            assert readout.startswith(words), f"the read-out after End is {readout!r}, not {final}"
+            if final in expected:
+                assert f"{round(expected[final]):,} steps" in readout, f"read-out {readout!r} lacks {expected[final]}"
+            box.send_keys("\ue012")  # ArrowLeft: the day before
+            before = driver.find_element("css selector", ".readout").text
+            assert before != readout and before.split(":")[0], f"ArrowLeft did not move the read-out ({before!r})"
+
+        @check(f"the night of {chosen_night}: stage hours equal efferent sleep")
+        def night_stages():
+            answer = archive.answer("sleep", "--since", chosen_night, "--until", chosen_night)
+            assert answer["rows"], f"no night {chosen_night} in the archive"
+            expected = answer["rows"][0]["stages"]
+            open_page(driver, dashboard, f"/sleep/{chosen_night}")
+            shown = driver.execute_script(
+                "return Array.from(document.querySelectorAll('table.stages tr[data-stage]')).map(r => [r.dataset.stage, r.querySelector('[data-hours]').dataset.hours])")
+            seen = {stage: float(hours) for stage, hours in shown}
+            assert seen == expected, f"page {seen} != efferent sleep {expected}"
+            asleep = float(driver.find_element("css selector", "dd[data-hours]").get_attribute("data-hours"))
+            assert asleep == answer["rows"][0]["asleepHours"], f"asleep {asleep} != {answer['rows'][0]['asleepHours']}"
+            legend = driver.find_elements("css selector", ".chart-box svg rect[class^='st-']")
+            assert len({element.get_attribute("class") for element in legend}) >= 2, "the hypnogram draws fewer than two stages"
+
+        @check("each workout's distance on the workouts page equals efferent workouts")
+        def workout_distance():
+            expected = {}
+            for workout in workouts:
+                if workout.get("distanceMeters") is not None:
+                    start = int(dt.datetime.fromisoformat(workout["start"].replace("Z", "+00:00")).timestamp())
+                    expected[start] = workout["distanceMeters"]
+            assert expected, "the generated archive has no workout with a distance"
+            until = last.isoformat()
+            open_page(driver, dashboard, f"/workouts?range=90D&until={until}")
+            shown = driver.execute_script(
+                "return Array.from(document.querySelectorAll('table.workouts tr[data-start]')).map(r => [r.dataset.start, (r.querySelector('[data-meters]') || {dataset: {}}).dataset.meters])")
+            seen = {int(start): float(meters) for start, meters in shown if meters}
+            for start, meters in expected.items():
+                assert seen.get(start) == meters, f"workout at {start}: page {seen.get(start)} != efferent workouts {meters}"
+            if route_start:
+                open_page(driver, dashboard, f"/workouts/{route_start}")
+                assert driver.find_elements("css selector", ".map svg path.c-route"), "the route is not drawn"
+                shown_distance = driver.find_element("css selector", "dd[data-fact='distance']").text
+                assert shown_distance == f"{expected[route_start] / 1000:.2f} km", f"detail shows {shown_distance}"
+
+        @check("an empty range is drawn as such, with its sentence")
+        def empty_range():
+            long_ago = (last - dt.timedelta(days=400)).isoformat()
+            open_page(driver, dashboard, f"/metrics/steps?range=7D&until={long_ago}")
+            text = driver.find_element("css selector", ".chart-box svg .c-empty").text
+            assert text == "No data in this range", text
+
+        @check("a phone-sized window: pages fit its width, and the dark theme switches")
+        def phone_and_theme():
+            driver.set_window_size(390, 844)
+            for path in ("/", f"/metrics/steps?range=30D&until={week_end}", "/sleep", "/catalogue"):
+                open_page(driver, dashboard, path)
+                overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 1, f"{path} is {overflow} px wider than a phone"
+            driver.find_element("id", "theme").click()
+            driver.find_element("id", "theme").click()
+            assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
+            background = driver.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
+            assert background == "rgb(28, 28, 30)", f"dark background is {background}"
+            driver.set_window_size(1280, 900)
+            assert not console_errors(driver)
+
+        every_page()
+        steps_week()
+        night_stages()
+        workout_distance()
+        empty_range()
+        phone_and_theme()
+        driver.quit()
+        driver = None
+
+        @check("a foreign Host is refused: a name pointed at 127.0.0.1 (DNS rebinding) gets no page, even with the token")
+        def foreign_host():
+            rebinding = browser(host_rules="MAP rebind.example 127.0.0.1")
+            try:
+                rebinding.get(f"http://rebind.example:{dashboard.port}/?token={urllib.parse.quote(dashboard.token)}")
+                text = rebinding.find_element("id", "refusal").text
+                assert "only for the address it printed" in text, f"the page said {text!r}"
+                assert rebinding.execute_script("return document.body.dataset.ready || ''") == "", "the app ran"
+            finally:
+                rebinding.quit()
+            status, _, body = dashboard.get("/api/v1/pages/today", {"Host": f"evil.example:{dashboard.port}",
+                                                                  "Authorization": f"Bearer {dashboard.token}"})
+            assert status == 403, f"the API answered {status} to a foreign Host: {body[:200]!r}"
+
+        foreign_host()
+    finally:
+        if driver:
+            driver.quit()
+        dashboard.close()
+        archive.close()
+    if FAILURES:
+        print(f"browser: {len(FAILURES)} check(s) failed")
+        return 1
+    print("browser: every check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
