@@ -72,6 +72,22 @@ public struct DayEvent: Hashable, Sendable {
         self.duration = duration
     }
 
+    /// A row of a series whose fields were checked as they were read (`ColumnarReader`, or
+    /// `DaySeries(key:events:)` from events that passed `init`).
+    init(checked key: DaySeries.Key, start: Int64, end: Int64, value: Double?, stage: String?, activity: String?, duration: Double?) {
+        self.kind = key.kind
+        self.metric = key.metric
+        self.bucket = key.bucket
+        self.unit = key.unit
+        self.source = key.source
+        self.start = start
+        self.end = end
+        self.value = value
+        self.stage = stage
+        self.activity = activity
+        self.duration = duration
+    }
+
     /// Whole seconds rounded down, as the phone's `Columnar.second` does (§3.1); `nil` when the
     /// instant is not finite or lies outside years 0001…9999.
     public static func floorSeconds(_ seconds: Double) -> Int64? {
