@@ -59,17 +59,8 @@ public struct DayEvent: Hashable, Sendable {
         guard range.contains(start), range.contains(end) else { throw .instantOutOfRange }
         guard end >= start else { throw .endBeforeStart }
         guard value?.isFinite ?? true, duration?.isFinite ?? true else { throw .nonFiniteNumber }
-        self.kind = kind
-        self.metric = metric
-        self.bucket = bucket
-        self.unit = unit
-        self.source = source
-        self.start = start
-        self.end = end
-        self.value = value
-        self.stage = stage
-        self.activity = activity
-        self.duration = duration
+        self.init(checked: DaySeries.Key(kind: kind, metric: metric, bucket: bucket, unit: unit, source: source),
+                  start: start, end: end, value: value, stage: stage, activity: activity, duration: duration)
     }
 
     /// A row of a series whose fields were checked as they were read (`ColumnarReader`, or
