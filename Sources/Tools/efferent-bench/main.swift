@@ -1,6 +1,6 @@
 import Foundation
 
-/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql]` (all when none is named).
+/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [import]` (all when none is named).
 let arguments = Set(CommandLine.arguments.dropFirst())
 let all = arguments.isEmpty
 do {
@@ -10,6 +10,7 @@ do {
     if all || arguments.contains("edits") { try EditBench.run() }
     if all || arguments.contains("loop") { try await LoopBench.run() }
     if all || arguments.contains("sql") { try await SQLBench.run() }
+    if all || arguments.contains("import") { try await ImportBench.run() }
 } catch {
     FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
     exit(1)
