@@ -78,6 +78,8 @@ public final class Inflater {
         var out = [UInt8]()
         var outcome: DeflateError?
         input.withUnsafeBytes { raw in
+            // Day bodies inflate to about five times their size: room for that saves regrowing.
+            out.reserveCapacity(min(limit, raw.count * 6))
             stream.next_in = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: Bytef.self))
             stream.avail_in = uInt(raw.count)
             scratch.withUnsafeMutableBytes { buffer in

@@ -13,41 +13,73 @@ extension ColumnarDay {
     /// The events of the metrics `matching` accepts (all when nil), numbered as in the whole day.
     public func expandedEvents(matching: ((String) -> Bool)?) -> [ExpandedEvent] {
         let series = matching.map { keep in self.series.filter { keep($0.key.metric) } } ?? self.series
-        // Two ids can only be equal when kind, metric, bucket and start are: count collisions on
-        // (group of those three, start) integers rather than on the id strings.
-        var groups = [GroupKey: Int32]()
-        var seriesGroup = [Int32]()
-        seriesGroup.reserveCapacity(series.count)
-        for one in series {
-            let key = GroupKey(kind: one.key.kind, metric: one.key.metric, bucket: one.key.bucket)
-            if let known = groups[key] {
-                seriesGroup.append(known)
-            } else {
-                let next = Int32(groups.count)
-                groups[key] = next
-                seriesGroup.append(next)
-            }
-        }
-        var counts = [Moment: Int32]()
-        for (index, one) in series.enumerated() {
-            for event in one.events { counts[Moment(group: seriesGroup[index], start: event.start), default: 0] += 1 }
-        }
-        var numbered = [Moment: Int32]()
+        let numbers = Self.numbers(series)
         var out = [ExpandedEvent]()
-        out.reserveCapacity(series.reduce(0) { $0 + $1.events.count })
+        out.reserveCapacity(series.reduce(0) { $0 + $1.count })
         for (index, one) in series.enumerated() {
-            let prefix = Array((one.key.kind.rawValue + ":" + one.key.metric + ":").utf8)
-            let suffix: StaticString = one.key.bucket == .hour ? ":h" : one.key.bucket == .day ? ":d" : ""
-            for event in one.events {
-                let moment = Moment(group: seriesGroup[index], start: event.start)
-                var number: Int32 = 0
-                if let count = counts[moment], count > 1 {
-                    number = numbered[moment, default: 0] + 1
-                    numbered[moment] = number
-                }
-                out.append(ExpandedEvent(id: ExpandedEvent.id(prefix: prefix, start: event.start, suffix: suffix, number: number),
-                                         event: event))
+            let columns = one.columns
+            if let numbered = numbers[index] {
+                for row in 0..<one.count { out.append(ExpandedEvent(columns: columns, row: row, number: numbered[row])) }
+            } else {
+                for row in 0..<one.count { out.append(ExpandedEvent(columns: columns, row: row, number: 0)) }
             }
+        }
+        return out
+    }
+
+    /// Each series' `#n` per row, `nil` for a series none of whose ids repeats. Two ids can only
+    /// be equal when kind, metric, bucket and start are, so collisions are counted within such a
+    /// group; a group of one series in start order (every canonical body) has its repeats next
+    /// to each other and needs no table at all.
+    static func numbers(_ series: [DaySeries]) -> [[Int32]?] {
+        var groups = [GroupKey: [Int]]()
+        var order = [GroupKey]()
+        for (index, one) in series.enumerated() {
+            let key = GroupKey(kind: one.key.kind, metric: one.key.metric, bucket: one.key.bucket)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(index)
+        }
+        var out = [[Int32]?](repeating: nil, count: series.count)
+        for key in order {
+            let members = groups[key] ?? []
+            if members.count == 1, let numbered = runNumbers(series[members[0]].columns.starts) {
+                out[members[0]] = numbered.isEmpty ? nil : numbered
+                continue
+            }
+            // Several series (or rows out of start order): count each start over the group, then
+            // number in series order, row order.
+            var counts = [Int64: Int32]()
+            for member in members { for start in series[member].columns.starts { counts[start, default: 0] += 1 } }
+            guard counts.values.contains(where: { $0 > 1 }) else { continue }
+            var numbered = [Int64: Int32]()
+            for member in members {
+                out[member] = series[member].columns.starts.map { start in
+                    guard let count = counts[start], count > 1 else { return 0 }
+                    let number = numbered[start, default: 0] + 1
+                    numbered[start] = number
+                    return number
+                }
+            }
+        }
+        return out
+    }
+
+    /// The numbers of a series in start order: a run of equal starts gets 1, 2, …; an empty array
+    /// when nothing repeats, `nil` when the starts are not in order.
+    private static func runNumbers(_ starts: [Int64]) -> [Int32]? {
+        var repeats = false
+        for i in starts.indices.dropFirst() {
+            if starts[i] < starts[i - 1] { return nil }
+            if starts[i] == starts[i - 1] { repeats = true }
+        }
+        guard repeats else { return [] }
+        var out = [Int32](repeating: 0, count: starts.count)
+        var i = 0
+        while i < starts.count {
+            var j = i + 1
+            while j < starts.count, starts[j] == starts[i] { j += 1 }
+            if j - i > 1 { for k in i..<j { out[k] = Int32(k - i + 1) } }
+            i = j
         }
         return out
     }
@@ -56,11 +88,6 @@ extension ColumnarDay {
         let kind: DayEvent.Kind
         let metric: String
         let bucket: DayEvent.Bucket?
-    }
-
-    private struct Moment: Hashable {
-        let group: Int32
-        let start: Int64
     }
 
     /// One compact, key-sorted line per event (§3.2 rule 5), with `"day":"YYYY-MM-DD"` added to

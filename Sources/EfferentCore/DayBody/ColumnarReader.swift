@@ -57,8 +57,9 @@ enum ColumnarReader {
     private static func readSeries(_ scanner: inout JSONScanner, keeping: ((String) -> Bool)?, skipped: inout Bool) throws -> DaySeries? {
         var kind: DayEvent.Kind?, metricText: String?, bucketValue: DayEvent.Bucket?, unitText: String?, sourceText: String?
         var start: Int64?, steps: [Int64]?, spans: [Int64]?
-        var values: [Double?]?, durations: [Double?]?, stages: [String?]?, activities: [String?]?
+        var values: [Double]?, durations: [Double]?, stages: [String?]?, activities: [String?]?
         var seen: UInt16 = 0
+        var rows = 0  // the length of the first column read, reserved for the others
         func once(_ bit: UInt16) -> Bool {
             defer { seen |= bit }
             return seen & bit == 0
@@ -87,37 +88,43 @@ enum ColumnarReader {
             case t0 where once(1 << 5):
                 guard let n = integer(try scanner.readNumber()) else { return nil }
                 start = n
-            case t where once(1 << 6): guard let list = try integers(&scanner) else { return nil }; steps = list
-            case d where once(1 << 7): guard let list = try integers(&scanner) else { return nil }; spans = list
-            case value where once(1 << 8): values = try numbers(&scanner)
-            case duration where once(1 << 9): durations = try numbers(&scanner)
+            case t where once(1 << 6): guard let list = try integers(&scanner, hint: &rows) else { return nil }; steps = list
+            case d where once(1 << 7): guard let list = try integers(&scanner, hint: &rows) else { return nil }; spans = list
+            case value where once(1 << 8): values = try numbers(&scanner, hint: &rows)
+            case duration where once(1 << 9): durations = try numbers(&scanner, hint: &rows)
             case stage where once(1 << 10): stages = try strings(&scanner)
             case activity where once(1 << 11): activities = try strings(&scanner)
             default: return nil
             }
         }
         if skipped { return nil }
-        guard let kind, let metricText, !metricText.isEmpty, let start, let steps, let spans, spans.count == steps.count else { return nil }
-        let count = steps.count
+        guard let kind, let metricText, !metricText.isEmpty, let start, var starts = steps, var ends = spans,
+              ends.count == starts.count else { return nil }
+        steps = nil  // so the buffers below are unshared and change in place
+        spans = nil
+        switch (kind, bucketValue) {
+        case (.total, nil), (.record, .some): return nil
+        default: break
+        }
+        let count = starts.count
         guard values.map({ $0.count == count }) ?? true, durations.map({ $0.count == count }) ?? true,
               stages.map({ $0.count == count }) ?? true, activities.map({ $0.count == count }) ?? true else { return nil }
+        // The checks of `DayEvent.init`, made on the columns: every start and end within years
+        // 0001…9999, no end before its start. Steps become starts and spans ends in place.
         let range = DayEvent.earliestSecond...DayEvent.latestSecond
         guard range.contains(start) else { return nil }
         var moment = start
-        var events = [DayEvent]()
-        events.reserveCapacity(count)
         for i in 0..<count {
-            moment += steps[i]
-            guard range.contains(moment) else { return nil }
-            let (end, overflow) = moment.addingReportingOverflow(spans[i])
-            guard !overflow, let event = try? DayEvent(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText,
-                                                       source: sourceText, start: moment, end: end, value: values?[i] ?? nil,
-                                                       stage: stages?[i] ?? nil, activity: activities?[i] ?? nil,
-                                                       duration: durations?[i] ?? nil) else { return nil }
-            events.append(event)
+            moment += starts[i]
+            guard range.contains(moment), ends[i] >= 0 else { return nil }
+            let end = moment + ends[i]
+            guard end <= DayEvent.latestSecond else { return nil }
+            starts[i] = moment
+            ends[i] = end
         }
         let key = DaySeries.Key(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText, source: sourceText)
-        return DaySeries(key: key, events: events)
+        return DaySeries(columns: .init(key: key, starts: starts, ends: ends, values: values, durations: durations,
+                                        stages: stages, activities: activities))
     }
 
     private static func integer(_ n: Double) -> Int64? {
@@ -125,20 +132,19 @@ enum ColumnarReader {
         return Int64(n)
     }
 
-    private static func integers(_ scanner: inout JSONScanner) throws -> [Int64]? {
+    private static func integers(_ scanner: inout JSONScanner, hint: inout Int) throws -> [Int64]? {
         var out = [Int64]()
-        try scanner.beginArray()
-        while try scanner.nextElement() {
-            guard let n = integer(try scanner.readNumber()) else { return nil }
-            out.append(n)
-        }
-        return out
+        out.reserveCapacity(hint)
+        defer { hint = out.count }
+        return try scanner.readIntegerColumn(into: &out) ? out : nil
     }
 
-    private static func numbers(_ scanner: inout JSONScanner) throws -> [Double?] {
-        var out = [Double?]()
-        try scanner.beginArray()
-        while try scanner.nextElement() { out.append(try scanner.readNull() ? nil : try scanner.readNumber()) }
+    /// A column of numbers and nulls, null as NaN (no number read can be NaN).
+    private static func numbers(_ scanner: inout JSONScanner, hint: inout Int) throws -> [Double] {
+        var out = [Double]()
+        out.reserveCapacity(hint)
+        defer { hint = out.count }
+        try scanner.readNumberColumn(into: &out)
         return out
     }
 

@@ -9,15 +9,22 @@ enum DayBodyDecoder {
     /// §3.2 rule 1: decode UTF-8 and strip; empty is no events; a single line that starts with
     /// `{` and is an object with `series` is layout 2; anything else is layout 1.
     static func decode(_ bytes: [UInt8], keeping: ((String) -> Bool)? = nil) throws(DayBodyError) -> DecodedDay {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
         var lower = 0
         var upper = bytes.count
         while lower < upper, isSpace(bytes[lower]) { lower += 1 }
         while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
         let text = bytes[lower..<upper]
-        guard let first = text.first else { return .lines([]) }
-        if first == UInt8(ascii: "{"), !text.contains(0x0A) {
-            if let day = ColumnarReader.read(Array(text), keeping: keeping) { return .columnar(day) }
+        let oneObject = text.first == UInt8(ascii: "{") && !text.contains(0x0A)
+        // What the fast reader reads whole is UTF-8 already (JSON's ASCII outside strings, each
+        // string checked as it is read), so only a body it steps aside for, or one read in part,
+        // is checked first — in full, as rule 1 says.
+        if oneObject, keeping == nil, let day = ColumnarReader.read(text.count == bytes.count ? bytes : Array(text)) {
+            return .columnar(day)
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
+        guard text.first != nil else { return .lines([]) }
+        if oneObject {
+            if keeping != nil, let day = ColumnarReader.read(Array(text), keeping: keeping) { return .columnar(day) }
             let value: JSONValue
             do { value = try JSONParser.parse(Array(text)) } catch { throw .malformedJSON(error) }
             if let object = value.objectValue, object["series"] != nil {

@@ -12,7 +12,7 @@ enum DayBodyEncoder {
         writer.raw("{\"series\":[")
         for (index, one) in series.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            write(one.key, rows: one.rows.map { events[$0] }, into: &writer)
+            write(one.key, rows: one.rows, of: events, into: &writer)
         }
         writer.raw("]")
         if let timeZone {
@@ -26,39 +26,63 @@ enum DayBodyEncoder {
     /// Series keys in canonical order, each with the indices of its rows in canonical order
     /// (decision A.5). Indices, not events, are sorted: an event is a large value to move.
     static func group(_ events: [DayEvent]) -> [(key: DaySeries.Key, rows: [Int])] {
-        // Events usually arrive in runs of one series, so the hash table is consulted only when
-        // the key changes from the previous event's.
+        // Events usually arrive in runs of one series, or cycle through a few (the seven fields of
+        // a GPS fix): the previous event's series and the one that followed it last time are
+        // compared field by field, and the hash table is consulted only when neither holds it.
         var keys = [DaySeries.Key]()
         var members = [[Int]]()
+        var following = [Int]()
         var slots = [DaySeries.Key: Int]()
         var current = -1
         for index in events.indices {
-            let key = DaySeries.Key(of: events[index])
-            if current < 0 || keys[current] != key {
-                if let slot = slots[key] {
-                    current = slot
-                } else {
-                    current = keys.count
-                    slots[key] = current
-                    keys.append(key)
-                    members.append([])
+            var slot = -1
+            if current >= 0 {
+                if keys[current].holds(events[index]) {
+                    slot = current
+                } else if following[current] >= 0, keys[following[current]].holds(events[index]) {
+                    slot = following[current]
                 }
             }
-            members[current].append(index)
+            if slot < 0 {
+                let key = DaySeries.Key(of: events[index])
+                if let known = slots[key] {
+                    slot = known
+                } else {
+                    slot = keys.count
+                    slots[key] = slot
+                    keys.append(key)
+                    members.append([])
+                    following.append(-1)
+                }
+            }
+            if current >= 0, current != slot { following[current] = slot }
+            current = slot
+            members[slot].append(index)
         }
         return zip(keys, members).sorted { $0.0 < $1.0 }.map { key, rows in
-            (key, rows.sorted { a, b in
-                let x = events[a], y = events[b]
-                if x.start != y.start { return x.start < y.start }
-                if x.end != y.end { return x.end < y.end }
-                return CanonicalOrder.rowPrecedes(x, y)
-            })
+            // Rows usually come in order already (a store reads them so): check before sorting.
+            var inOrder = true
+            for position in rows.indices.dropFirst() where rowPrecedes(rows[position], rows[position - 1], in: events) {
+                inOrder = false
+                break
+            }
+            return (key, inOrder ? rows : rows.sorted { rowPrecedes($0, $1, in: events) })
         }
+    }
+
+    /// Whether row `a` goes before row `b` (decision A.5), reading the fields in place.
+    @inline(__always)
+    private static func rowPrecedes(_ a: Int, _ b: Int, in events: [DayEvent]) -> Bool {
+        let x = events[a].start, y = events[b].start
+        if x != y { return x < y }
+        let p = events[a].end, q = events[b].end
+        if p != q { return p < q }
+        return CanonicalOrder.rowPrecedes(events[a], events[b])
     }
 
     /// One series object with its keys in sorted order:
     /// `activity, bucket, d, duration, k, metric, source, stage, t, t0, unit, value` (§3.1).
-    static func write(_ key: DaySeries.Key, rows: [DayEvent], into writer: inout JSONWriter) {
+    static func write(_ key: DaySeries.Key, rows: [Int], of events: [DayEvent], into writer: inout JSONWriter) {
         var first = true
         func name(_ text: StaticString) {
             if !first { writer.raw(byte: UInt8(ascii: ",")) }
@@ -66,9 +90,9 @@ enum DayBodyEncoder {
             writer.raw(text)
         }
         writer.raw(byte: UInt8(ascii: "{"))
-        if rows.contains(where: { $0.activity != nil }) {
+        if rows.contains(where: { events[$0].activity != nil }) {
             name("\"activity\":")
-            textColumn(rows.map(\.activity), into: &writer)
+            textColumn(rows, of: events, { $0.activity }, into: &writer)
         }
         if let bucket = key.bucket {
             name("\"bucket\":")
@@ -78,12 +102,12 @@ enum DayBodyEncoder {
         writer.raw(byte: UInt8(ascii: "["))
         for (index, row) in rows.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            writer.integer(row.end - row.start)
+            writer.integer(events[row].end - events[row].start)
         }
         writer.raw(byte: UInt8(ascii: "]"))
-        if rows.contains(where: { $0.duration != nil }) {
+        if rows.contains(where: { events[$0].duration != nil }) {
             name("\"duration\":")
-            numberColumn(rows.map(\.duration), into: &writer)
+            numberColumn(rows, of: events, { $0.duration }, into: &writer)
         }
         name("\"k\":")
         writer.string(key.kind.rawValue)
@@ -93,45 +117,49 @@ enum DayBodyEncoder {
             name("\"source\":")
             writer.string(source)
         }
-        if rows.contains(where: { $0.stage != nil }) {
+        if rows.contains(where: { events[$0].stage != nil }) {
             name("\"stage\":")
-            textColumn(rows.map(\.stage), into: &writer)
+            textColumn(rows, of: events, { $0.stage }, into: &writer)
         }
         name("\"t\":[")
-        var previous = rows.first?.start ?? 0
+        var previous = rows.first.map { events[$0].start } ?? 0
+        let t0 = previous
         for (index, row) in rows.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            writer.integer(row.start - previous)
-            previous = row.start
+            let start = events[row].start
+            writer.integer(start - previous)
+            previous = start
         }
         writer.raw(byte: UInt8(ascii: "]"))
         name("\"t0\":")
-        writer.integer(rows.first?.start ?? 0)
+        writer.integer(t0)
         if let unit = key.unit {
             name("\"unit\":")
             writer.string(unit)
         }
-        if rows.contains(where: { $0.value != nil }) {
+        if rows.contains(where: { events[$0].value != nil }) {
             name("\"value\":")
-            numberColumn(rows.map(\.value), into: &writer)
+            numberColumn(rows, of: events, { $0.value }, into: &writer)
         }
         writer.raw(byte: UInt8(ascii: "}"))
     }
 
-    private static func textColumn(_ cells: [String?], into writer: inout JSONWriter) {
+    @inline(__always)
+    private static func textColumn(_ rows: [Int], of events: [DayEvent], _ cell: (DayEvent) -> String?, into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
-        for (index, cell) in cells.enumerated() {
+        for (index, row) in rows.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            if let text = cell { writer.string(text) } else { writer.raw("null") }
+            if let text = cell(events[row]) { writer.string(text) } else { writer.raw("null") }
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }
 
-    private static func numberColumn(_ cells: [Double?], into writer: inout JSONWriter) {
+    @inline(__always)
+    private static func numberColumn(_ rows: [Int], of events: [DayEvent], _ cell: (DayEvent) -> Double?, into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
-        for (index, cell) in cells.enumerated() {
+        for (index, row) in rows.enumerated() {
             if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            if let n = cell { number(n, into: &writer) } else { writer.raw("null") }
+            if let n = cell(events[row]) { number(n, into: &writer) } else { writer.raw("null") }
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }

@@ -59,11 +59,18 @@ public struct DayEvent: Hashable, Sendable {
         guard range.contains(start), range.contains(end) else { throw .instantOutOfRange }
         guard end >= start else { throw .endBeforeStart }
         guard value?.isFinite ?? true, duration?.isFinite ?? true else { throw .nonFiniteNumber }
-        self.kind = kind
-        self.metric = metric
-        self.bucket = bucket
-        self.unit = unit
-        self.source = source
+        self.init(checked: DaySeries.Key(kind: kind, metric: metric, bucket: bucket, unit: unit, source: source),
+                  start: start, end: end, value: value, stage: stage, activity: activity, duration: duration)
+    }
+
+    /// A row of a series whose fields were checked as they were read (`ColumnarReader`, or
+    /// `DaySeries(key:events:)` from events that passed `init`).
+    init(checked key: DaySeries.Key, start: Int64, end: Int64, value: Double?, stage: String?, activity: String?, duration: Double?) {
+        self.kind = key.kind
+        self.metric = key.metric
+        self.bucket = key.bucket
+        self.unit = key.unit
+        self.source = key.source
         self.start = start
         self.end = end
         self.value = value

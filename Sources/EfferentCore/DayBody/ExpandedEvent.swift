@@ -1,40 +1,65 @@
 /// One event of an expanded layout-2 day: its id and its fields (protocol §3.2 rules 2–4).
+///
+/// It points at its row of the series' columns and builds the id and the event when asked:
+/// expanding a day numbers its ids, and a reader that only counts, filters by metric or writes
+/// lines straight from the columns never pays for a string per row.
 public struct ExpandedEvent: Equatable, Sendable {
-    /// `<k>:<metric>:<ISO start>`, `:h`/`:d` when bucketed, and `#n` when the id occurs more
-    /// than once in the day.
-    public let id: String
-    public let event: DayEvent
+    let columns: DaySeries.Columns
+    let row: Int32
+    /// The `#n` of an id that occurs more than once in the day; 0 for none.
+    let number: Int32
 
-    init(id: String, event: DayEvent) {
-        self.id = id
-        self.event = event
+    init(columns: DaySeries.Columns, row: Int, number: Int32) {
+        self.columns = columns
+        self.row = Int32(truncatingIfNeeded: row)
+        self.number = number
     }
 
-    /// §3.2 rules 3–4: `<k>:<metric>:` + ISO start + `:h`/`:d` + `#n` when `number` > 0, built in
-    /// one buffer (a decade expands to about a million ids).
-    static func id(prefix: [UInt8], start: Int64, suffix: StaticString, number: Int32) -> String {
-        var writer = JSONWriter(reservingCapacity: prefix.count + 32)
-        for byte in prefix { writer.raw(byte: byte) }
-        ISOInstant.write(start, into: &writer)
-        writer.raw(suffix)
+    /// `<k>:<metric>:<ISO start>`, `:h`/`:d` when bucketed, and `#n` when the id occurs more
+    /// than once in the day.
+    public var id: String {
+        var writer = JSONWriter(reservingCapacity: columns.key.metric.utf8.count + 40)
+        writeID(into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    public var event: DayEvent { columns.event(at: Int(row)) }
+
+    public static func == (a: ExpandedEvent, b: ExpandedEvent) -> Bool {
+        a.id == b.id && a.event == b.event
+    }
+
+    /// §3.2 rules 3–4, unescaped: `<k>:<metric>:` + ISO start + `:h`/`:d` + `#n` when `number` > 0.
+    func writeID(into writer: inout JSONWriter) {
+        let key = columns.key
+        writer.raw(key.kind == .total ? "agg:" : "hk:")
+        writer.text(key.metric)
+        writer.raw(byte: UInt8(ascii: ":"))
+        ISOInstant.write(columns.starts[Int(row)], into: &writer)
+        switch key.bucket {
+        case .hour: writer.raw(":h")
+        case .day: writer.raw(":d")
+        case nil: break
+        }
         if number > 0 {
             writer.raw(byte: UInt8(ascii: "#"))
             writer.integer(Int64(number))
         }
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// One compact NDJSON line with keys sorted by their bytes, raw UTF-8, `\n`-terminated:
     /// `activity, bucket, day, duration, end, id, metric, source, stage, start, unit, v, value`
-    /// (§3.2 rule 5; `day` only in the range mode).
+    /// (§3.2 rule 5; `day` only in the range mode). Written from the columns, with no event or
+    /// id string in between.
     func writeLine(day: CalendarDay?, into writer: inout JSONWriter) {
+        let key = columns.key, row = Int(row)
         writer.raw(byte: UInt8(ascii: "{"))
-        if let activity = event.activity {
+        if let activity = columns.activities?[row] {
             writer.raw("\"activity\":")
             writer.string(activity)
             writer.raw(byte: UInt8(ascii: ","))
         }
-        if let bucket = event.bucket {
+        if let bucket = key.bucket {
             writer.raw("\"bucket\":")
             writer.string(bucket.rawValue)
             writer.raw(byte: UInt8(ascii: ","))
@@ -44,34 +69,40 @@ public struct ExpandedEvent: Equatable, Sendable {
             writer.string(day.description)
             writer.raw(byte: UInt8(ascii: ","))
         }
-        if let duration = event.duration {
+        if let duration = columns.duration(at: row) {
             writer.raw("\"duration\":")
             DayBodyEncoder.number(duration, into: &writer)
             writer.raw(byte: UInt8(ascii: ","))
         }
         writer.raw("\"end\":\"")
-        ISOInstant.write(event.end, into: &writer)
+        ISOInstant.write(columns.ends[row], into: &writer)
         writer.raw("\",\"id\":")
-        writer.string(id)
+        if JSONWriter.needsEscape(key.metric) {
+            writer.string(id)
+        } else {
+            writer.raw(byte: UInt8(ascii: "\""))
+            writeID(into: &writer)
+            writer.raw(byte: UInt8(ascii: "\""))
+        }
         writer.raw(",\"metric\":")
-        writer.string(event.metric)
-        if let source = event.source {
+        writer.string(key.metric)
+        if let source = key.source {
             writer.raw(",\"source\":")
             writer.string(source)
         }
-        if let stage = event.stage {
+        if let stage = columns.stages?[row] {
             writer.raw(",\"stage\":")
             writer.string(stage)
         }
         writer.raw(",\"start\":\"")
-        ISOInstant.write(event.start, into: &writer)
+        ISOInstant.write(columns.starts[row], into: &writer)
         writer.raw(byte: UInt8(ascii: "\""))
-        if let unit = event.unit {
+        if let unit = key.unit {
             writer.raw(",\"unit\":")
             writer.string(unit)
         }
         writer.raw(",\"v\":1")
-        if let value = event.value {
+        if let value = columns.value(at: row) {
             writer.raw(",\"value\":")
             DayBodyEncoder.number(value, into: &writer)
         }

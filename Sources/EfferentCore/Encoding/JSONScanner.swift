@@ -2,9 +2,9 @@
 /// shape walks objects member by member and reads numbers and strings straight into its own
 /// types, with no tree and no hashing (the day-body decoder reads a decade this way).
 public struct JSONScanner {
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -115,7 +115,8 @@ public struct JSONScanner {
         return true
     }
 
-    private var pendingFirst = false
+    /// Set after `[`, `{` or a consumed `,`: the next element or member comes without a comma.
+    var pendingFirst = false
 
     /// Consumes a `null` if one stands here.
     public mutating func readNull() throws(JSONError) -> Bool {
@@ -281,7 +282,21 @@ public struct JSONScanner {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("a fraction needs digits") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            let fractionStart = index
+            var mantissa = integer
+            while index < bytes.count, isDigit(bytes[index]) {
+                mantissa = mantissa &* 10 &+ Int64(bytes[index] &- 0x30)
+                index += 1
+            }
+            // Fast path (Clinger's): at most 15 digits in all, so the digits are exact as a Double,
+            // and a power of ten up to 10^22 is exact too; one division of two exact Doubles is
+            // correctly rounded, which is what strtod answers. GPS fixes and voltages are such numbers.
+            let fractionDigits = index - fractionStart
+            let exponentFollows = index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E"))
+            if !exponentFollows, fractionStart - 1 - digitsStart + fractionDigits <= 15 {
+                let value = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
+                return negative ? -value : value
+            }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
@@ -295,6 +310,9 @@ public struct JSONScanner {
     }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// 10^0 … 10^15, each exact as a Double.
+    static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
 
     private mutating func string() throws(JSONError) -> String {
         index += 1

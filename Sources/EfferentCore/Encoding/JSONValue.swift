@@ -89,19 +89,78 @@ public struct JSONWriter {
         // Every integral Double inside Int64's range is written as digits, as decision A.5 says.
         if n.rounded(.towardZero) == n, abs(n) < 9.2e18 {
             integer(Int64(n))
-        } else {
+        } else if !shortDecimal(n) {
             bytes.append(contentsOf: n.description.utf8)
         }
     }
 
+    /// Writes `n` as `description` would when its shortest round-trip text has at most 15
+    /// significant digits and 10^-3 ≤ |n| < 10^15 (where `description` writes plain decimals),
+    /// without a String in between; `false`, writing nothing, for any other number.
+    ///
+    /// The first k for which `round(|n|·10^k) / 10^k` reads back as |n| gives the shortest text:
+    /// below 10^15 both operands of that division are exact Doubles, so the division is the
+    /// correctly rounded reading of the decimal, and at most one k-digit decimal can read back as
+    /// |n| (their spacing is several ulps). GPS fixes, voltages and most readings are such numbers.
+    mutating func shortDecimal(_ n: Double) -> Bool {
+        let magnitude = n.magnitude
+        guard magnitude >= 1e-3, magnitude < 1e15 else { return false }
+        for k in 1..<JSONScanner.powersOfTen.count {
+            let scale = JSONScanner.powersOfTen[k]
+            let candidate = (magnitude * scale).rounded()
+            guard candidate < 1e15 else { return false }
+            guard candidate / scale == magnitude else { continue }
+            let digits = Int64(candidate), unit = Int64(scale)
+            if n < 0 { bytes.append(UInt8(ascii: "-")) }
+            integer(digits / unit)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
+                text[0] = UInt8(ascii: ".")
+                var fraction = digits % unit
+                for at in stride(from: k, to: 0, by: -1) {
+                    text[at] = UInt8(truncatingIfNeeded: fraction % 10) + 0x30
+                    fraction /= 10
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[0...k]))
+            }
+            return true
+        }
+        return false
+    }
+
     public mutating func integer(_ n: Int64) {
-        if n == 0 { bytes.append(UInt8(ascii: "0")); return }
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Digits are appended least significant first, then reversed in place: no allocation.
-        let start = bytes.count
         var v = n.magnitude
-        while v > 0 { bytes.append(UInt8(v % 10) + 0x30); v /= 10 }
-        bytes[start...].reverse()
+        if v < 10 {
+            if n < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(UInt8(truncatingIfNeeded: v) + 0x30)
+            return
+        }
+        // Digits go into a stack buffer from the right, then are appended at once: no per-byte
+        // append, no reversal.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = 20
+            while v > 0 {
+                at -= 1
+                digits[at] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+            }
+            if n < 0 {
+                at -= 1
+                digits[at] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at..<20]))
+        }
+    }
+
+    /// The UTF-8 of `s` as it is, no quotes and no escapes (for text known to need none).
+    public mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Whether `string(s)` would escape anything in `s`.
+    public static func needsEscape(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { utf8 in utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,

@@ -1,0 +1,53 @@
+import EfferentCore
+import EfferentWriter
+import Foundation
+
+/// Issue 18's import figures beside the decade of `LoopBench`: a generated two-year export and the
+/// fixtures' real sample exports, each imported by the release binary into a fresh archive, next
+/// to merely reading the same file (inflating a zip's main entry, or reading the XML) in this process.
+///
+/// Records are what the import itself counts and prints ("read N records"): one per `Record`,
+/// `Workout`, `Correlation` and summary element. Route fixes, ECG voltages and beats become further
+/// rows ("parts"); the rows the archive gained are printed beside the rate, not counted in it.
+enum ImportBench {
+    static func run() async throws {
+        let work = NSTemporaryDirectory() + "efferent-import-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let export = work + "/export-2y.zip"
+        _ = try await Child.run("efferent-export-gen", ["--years", "2", "--out", export], home: work)
+        let server = try BenchServer(data: work + "/service")
+        defer { server.stop() }
+        Measure.header("Import through the release binary, each into a fresh archive (wall time, 2 cores)")
+        try await row("generated 2-year export (zip)", export, server: server, work: work + "/two-years")
+        // scripts/bench runs from the repository's root.
+        let samples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Tests/Fixtures/samples")
+        for (index, sample) in ["apple-health-parser/export.zip", "apple-health-parser/export.xml", "dogsheep-healthkit-to-sqlite/export.xml"].enumerated() {
+            try await row("fixture sample " + sample, samples.appendingPathComponent(sample).path, server: server, work: work + "/sample-\(index)")
+        }
+    }
+
+    static func row(_ name: String, _ path: String, server: BenchServer, work: String) async throws {
+        let readTime = try Measure.seconds(runs: 1) {
+            switch try ExportLocator.locate(URL(fileURLWithPath: path)) {
+            case let .zip(archive, main, _):
+                let entry = try archive.open(main)
+                while try entry.next() != nil {}
+            default:
+                _ = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        _ = try await Child.run("efferent", ["init", "--server", "http://127.0.0.1:\(server.port)", "--time-zone", "Europe/Paris"], home: work)
+        let imported = try await Child.run("efferent", ["import", path], home: work)
+        // "read N records in S s (R/s): A new, …"
+        let text = imported.output
+        guard text.hasPrefix("read "), let records = Int(text.dropFirst(5).prefix(while: \.isNumber)),
+              let new = text.range(of: " new,"), let added = Int(String(text[..<new.lowerBound].reversed().prefix(while: \.isNumber).reversed())) else {
+            throw BenchError("import printed no tally: \(text.prefix(200))")
+        }
+        Measure.row(name, Measure.format(Double(records) / imported.seconds, "rec/s", digits: 0),
+                    "read-only " + Measure.format(readTime, "s", digits: 3), ratio: readTime / imported.seconds, goal: "≥ 300,000 rec/s")
+        print("    \(records) records, \(added) rows new in the archive, "
+              + Measure.format(imported.seconds, "s", digits: 2) + ", peak RSS " + Measure.format(imported.peakMiB, "MiB", digits: 0) + " (goal ≤ 150 MB)")
+    }
+}
