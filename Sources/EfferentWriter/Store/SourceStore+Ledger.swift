@@ -154,6 +154,8 @@ extension SourceStore {
         }
     }
 
-    /// Runs a closure in one write transaction of the writer's database.
-    public func transaction<T>(_ body: () throws -> T) throws -> T { try db.write(body) }
+    /// Runs a closure in one write transaction of the writer's database, holding the connection
+    /// for the whole of it: a transaction begun outside the lock let another thread's statements
+    /// (a receiver's batch, an import) run inside it or begin one of their own within it.
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try serialized { try db.write(body) } }
 }
