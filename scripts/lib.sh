@@ -8,7 +8,8 @@ export ROOT
 EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl libqrencode)
 EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libqrencode-dev pkg-config)
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each step says how long the script has run, so a slow phase shows in any log.
+say() { printf '\033[1m==> [%dm%02ds] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 # Installs Debian packages as root with apt-get; otherwise says exactly what to run (after `why`)
 # and stops. Usage: apt_install "why they are needed" package…
