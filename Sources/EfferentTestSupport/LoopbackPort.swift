@@ -38,6 +38,36 @@ public enum LoopbackPort {
         return false
     }
 
+    /// Waits until a server started with `--listen 127.0.0.1:0` says on `pipe` (its standard
+    /// error) which port the kernel gave it — `{"listening":"http://127.0.0.1:PORT",…}` — and
+    /// returns the port with everything it wrote so far. A port the server chose itself cannot be
+    /// taken by another process between a test picking it and the server binding it, as one from
+    /// `free()` can while other suites run. Nil when the process exits first or 20 s pass.
+    public static func announced(by process: Process, on pipe: Pipe, seconds: Double = 20) -> (port: Int, written: String)? {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(seconds)
+        var written = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let marker = Array("\"listening\":\"http://127.0.0.1:".utf8)
+        while Date() < deadline {
+            if let start = written.firstRange(of: marker)?.upperBound {
+                let digits = written[start...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+                if start + digits.count < written.count, let port = Int(String(decoding: digits, as: UTF8.self)) {
+                    return (port, String(decoding: written, as: UTF8.self))
+                }
+            }
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 100) > 0 else {
+                if !process.isRunning { return nil }
+                continue
+            }
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return nil }
+            written += buffer[..<count]
+        }
+        return nil
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

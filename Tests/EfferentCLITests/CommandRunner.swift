@@ -77,7 +77,7 @@ extension CommandRunner {
     }
 }
 
-/// `efferent-server serve` on a free loopback port, stopped with SIGTERM.
+/// `efferent-server serve` on a loopback port it chose itself, stopped with SIGTERM.
 final class RunningServer {
     let process = Process()
     let port: Int
@@ -85,12 +85,17 @@ final class RunningServer {
 
     init(data: String, arguments: [String] = []) throws {
         self.data = data
-        port = LoopbackPort.free()
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:\(port)"] + arguments
-        process.standardError = FileHandle.nullDevice
+        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
+        let stderr = Pipe()
+        process.standardError = stderr
         try process.run()
-        guard LoopbackPort.waitUntilListening(port, process: process) else { throw CocoaError(.executableLoad) }
+        guard let started = LoopbackPort.announced(by: process, on: stderr) else { throw CocoaError(.executableLoad) }
+        port = started.port
+        // Nobody reads the log from here on: drain it so a full pipe never blocks the server.
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+        }
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

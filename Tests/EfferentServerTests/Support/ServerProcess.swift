@@ -10,6 +10,8 @@ final class ServerProcess {
     let process = Process()
     let port: Int
     let stderr = Pipe()
+    /// What the process wrote to standard error before `log` was last read.
+    private var written = ""
 
     /// The built products folder: the test bundle sits beside the executables.
     static var productsDirectory: URL {
@@ -36,13 +38,14 @@ final class ServerProcess {
 
     /// `store` is `--data DIR` or `--postgres URL`.
     init(store: [String], arguments: [String] = ServerProcess.testArguments) throws {
-        port = LoopbackPort.free()
         process.executableURL = ServerProcess.binary
-        process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)"] + arguments
+        process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        guard LoopbackPort.waitUntilListening(port, process: process) else { throw CocoaError(.executableLoad) }
+        guard let started = LoopbackPort.announced(by: process, on: stderr) else { throw CocoaError(.executableLoad) }
+        port = started.port
+        written = started.written
     }
 
     /// Runs one `efferent-server` command to its end: its exit status and what it printed.
@@ -71,7 +74,11 @@ final class ServerProcess {
         return process.terminationStatus
     }
 
-    var log: String { String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self) }
+    /// Everything the process has written to standard error so far.
+    var log: String {
+        written += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+        return written
+    }
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
