@@ -3,6 +3,7 @@
 //   C libraries (one system target each) → bindings, one per library (every unsafe pointer)
 //   → EfferentCore (pure protocol: keys, HPKE, day body, frame, signed strings, edits; no I/O)
 //   → service / writer / reader libraries → thin executables.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -36,7 +37,7 @@ let package = Package(
         .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
 
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
-        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"]),
+        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"], swiftSettings: optimizedInDebug),
 
         // The HTTP layer every server stands on: route table, request and response values, body
         // ceilings and gzip, errors that render themselves, the access log, the daemon.
@@ -51,14 +52,15 @@ let package = Package(
 
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
-                                                       "EfferentSystem", "EfferentClient"]),
+                                                       "EfferentSystem", "EfferentClient"], swiftSettings: optimizedInDebug),
 
         // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: batches into the
         // writer's store, sealed and uploaded by the writer.
         .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentQRCode"]),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
-        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"]),
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],
+                swiftSettings: optimizedInDebug),
 
         // The reader's local dashboard: pages, a JSON API and its OpenAPI document over the mirror,
         // on the shared HTTP layer; its files are embedded as Swift (scripts/embed-dashboard).
@@ -83,7 +85,8 @@ let package = Package(
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
-        .target(name: "EfferentExportGenerator", dependencies: ["EfferentCompression", "EfferentTestSupport"], path: "Sources/Tools/EfferentExportGenerator"),
+        .target(name: "EfferentExportGenerator", dependencies: ["EfferentCompression", "EfferentTestSupport"], path: "Sources/Tools/EfferentExportGenerator",
+                swiftSettings: optimizedInDebug),
         .executableTarget(name: "efferent-export-gen", dependencies: ["EfferentExportGenerator"],
                           path: "Sources/Tools/efferent-export-gen"),
 
@@ -125,3 +128,13 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
     ]
 )
+
+/// The scripts (scripts/lib.sh sets EFFERENT_OPTIMIZE_DEBUG=1) build the codec, the writer, the
+/// reader and the export generator optimized in debug builds too: the suite's end-to-end checks
+/// import and open years of data, which -Onone makes 3–4× slower (a two-year import: 75 s of CPU
+/// against 20 s). Off by default, so a plain `swift build` keeps full debug information and the
+/// package stays usable as a dependency (SwiftPM refuses unsafe flags there).
+var optimizedInDebug: [SwiftSetting] {
+    guard ProcessInfo.processInfo.environment["EFFERENT_OPTIMIZE_DEBUG"] == "1" else { return [] }
+    return [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}

@@ -3,6 +3,9 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
+# Debug builds from the scripts optimize the hot libraries (see optimizedInDebug in Package.swift):
+# every script sets the same value, so switching between them never rebuilds.
+export EFFERENT_OPTIMIZE_DEBUG="${EFFERENT_OPTIMIZE_DEBUG:-1}"
 
 # The C libraries Efferent links, as pkg-config names and the Debian packages that provide them.
 EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl libqrencode)
