@@ -57,12 +57,28 @@ struct EventOptions {
     /// Prints the events, then says on stderr when there were none or when `--limit` left some out.
     func print(_ events: [ArchiveEvent], of query: EventQuery, matched: Int) throws {
         try Self.print(events, as: format)
+        Self.sayWhatWasLeft(query, returned: events.count, matched: matched)
+    }
+
+    /// Prints the events of `source` that `query` matches. NDJSON is written as the days are read,
+    /// a month of them at a time: a decade of every type is millions of events (2 GB of memory held
+    /// whole); the other formats need the whole answer first.
+    func print(_ query: EventQuery, from source: EventSource) throws {
+        guard format == .ndjson else {
+            let (events, matched) = try query.runCounting(source)
+            return try print(events, of: query, matched: matched)
+        }
+        let (returned, matched) = try query.forEachWindow(source) { try Self.print($0, as: .ndjson) }
+        Self.sayWhatWasLeft(query, returned: returned, matched: matched)
+    }
+
+    private static func sayWhatWasLeft(_ query: EventQuery, returned: Int, matched: Int) {
         if matched == 0, query.metric != nil || query.since != nil || query.until != nil {
             let what = query.metric.map { "no \($0) events" } ?? "no events"
             let when = query.since.map { " between \($0) and \(query.until?.description ?? "today")" } ?? query.until.map { " until \($0)" } ?? ""
             note(what + when)
-        } else if matched > events.count {
-            note("matched \(matched), returned \(events.count): --limit \(query.limit ?? events.count) left out \(matched - events.count); without --limit every one is printed")
+        } else if matched > returned {
+            note("matched \(matched), returned \(returned): --limit \(query.limit ?? returned) left out \(matched - returned); without --limit every one is printed")
         }
     }
 
@@ -78,7 +94,7 @@ struct EventOptions {
                     writer = JSONWriter(reservingCapacity: 1 << 20)
                 }
             }
-            FileHandle.standardOutput.write(Data(writer.bytes))
+            if !writer.bytes.isEmpty { FileHandle.standardOutput.write(Data(writer.bytes)) }
         case .json:
             Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
         case .csv: Swift.print(try table(events).csv(), terminator: "")
@@ -96,8 +112,7 @@ struct Query: Subcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let query = try options.resolved(in: context.source)
-        let (events, matched) = try query.runCounting(context.source)
-        try options.print(events, of: query, matched: matched)
+        try options.print(query, from: context.source)
         return 0
     }
 }

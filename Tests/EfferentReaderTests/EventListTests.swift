@@ -28,3 +28,43 @@ import Testing
         }
     }
 }
+
+/// `query` prints NDJSON a window of days at a time; what it hands over, in order, must be
+/// exactly the whole answer, `--limit` and the matched count included.
+@Suite struct EventQueryWindowTests {
+    /// Forty days, two metrics, readings at noon UTC and one night crossing each midnight.
+    static func source() throws -> EventList {
+        var events = [ArchiveEvent]()
+        for offset in 0..<40 {
+            let day = CalendarDay("2024-02-20")!.adding(days: offset)
+            let noon = day.startUnixSeconds + 43_200
+            events.append(ArchiveEvent(day: day, timeZone: "Europe/Paris", id: "h\(offset)",
+                                       event: try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Watch",
+                                                           start: noon, end: noon, value: Double(60 + offset))))
+            events.append(ArchiveEvent(day: day, timeZone: "Europe/Paris", id: "s\(offset)",
+                                       event: try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: noon + 36_000,
+                                                           end: noon + 64_800, stage: "asleepCore")))
+        }
+        return EventList(events)
+    }
+
+    @Test(arguments: [
+        EventQuery(),
+        EventQuery(metric: "heartRate"),
+        EventQuery(since: CalendarDay("2024-03-01")!, until: CalendarDay("2024-03-10")!),
+        EventQuery(metric: "sleep", since: CalendarDay("2024-03-05")!, limit: 4),
+        EventQuery(limit: 7),
+        EventQuery(since: CalendarDay("2025-01-01")!),
+    ])
+    func windowsTogetherAreTheWholeAnswer(_ query: EventQuery) throws {
+        let source = try Self.source()
+        let whole = try query.runCounting(source)
+        for windowDays in [1, 3, 31] {
+            var handed = [[ArchiveEvent]]()
+            let counts = try query.forEachWindow(source, windowDays: windowDays) { handed.append($0) }
+            #expect(handed.flatMap { $0 }.map(\.id) == whole.events.map(\.id))
+            #expect(counts.returned == whole.events.count && counts.matched == whole.matched)
+            #expect(!handed.contains { $0.isEmpty }, "an empty window is not handed over")
+        }
+    }
+}

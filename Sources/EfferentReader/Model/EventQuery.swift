@@ -61,6 +61,35 @@ public struct EventQuery: Sendable, Equatable {
         if let limit, events.count > limit { events.removeSubrange(limit...) }
         return (events, matched)
     }
+
+    /// The same events in the same order, handed to `body` a window of `windowDays` archive days
+    /// at a time, so that a decade of every type (millions of events) never sits in memory at once.
+    /// Returns how many were handed over and how many matched before `limit` cut them.
+    @discardableResult
+    public func forEachWindow(_ source: EventSource, windowDays: Int = 31,
+                              _ body: ([ArchiveEvent]) throws -> Void) throws -> (returned: Int, matched: Int) {
+        let held = try source.days()
+        guard let first = held.first, let last = held.last else { return (0, 0) }
+        var from = max(fetchFrom, first)
+        let through = min(fetchThrough, last)
+        var bounds = [String: (Int64, Int64)]()
+        var returned = 0, matched = 0
+        while from <= through {
+            let end = min(through, from.adding(days: max(1, windowDays) - 1))
+            var events = try metric.map { try source.events(from: from, through: end, metric: $0) }
+                ?? source.events(from: from, through: end)
+            events.removeAll { !matches($0, bounds: &bounds) }
+            matched += events.count
+            if let limit {
+                let room = max(0, limit - returned)
+                if events.count > room { events.removeSubrange(room...) }
+            }
+            returned += events.count
+            if !events.isEmpty { try body(events) }
+            from = end.next
+        }
+        return (returned, matched)
+    }
 }
 
 extension ArchiveEvent {
