@@ -38,32 +38,24 @@ public enum LoopbackPort {
         return false
     }
 
-    /// Waits until a server started with `--listen 127.0.0.1:0` says on `pipe` (its standard
-    /// error) which port the kernel gave it — `{"listening":"http://127.0.0.1:PORT",…}` — and
-    /// returns the port with everything it wrote so far. A port the server chose itself cannot be
-    /// taken by another process between a test picking it and the server binding it, as one from
-    /// `free()` can while other suites run. Nil when the process exits first or 20 s pass.
-    public static func announced(by process: Process, on pipe: Pipe, seconds: Double = 20) -> (port: Int, written: String)? {
-        let fd = pipe.fileHandleForReading.fileDescriptor
+    /// Waits until a server started with `--listen 127.0.0.1:0`, its standard error going to the
+    /// file at `log`, says there which port the kernel gave it —
+    /// `{"listening":"http://127.0.0.1:PORT",…}` — and returns the port. A port the server chose
+    /// itself cannot be taken by another process between a test picking it and the server binding
+    /// it, as one from `free()` can while other suites run. A file rather than a pipe: nobody has
+    /// to keep reading it, so a busy server's log never fills a pipe and blocks it. Nil when the
+    /// process exits first or 20 s pass.
+    public static func announced(by process: Process, log: String, seconds: Double = 20) -> Int? {
         let deadline = Date().addingTimeInterval(seconds)
-        var written = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
         let marker = Array("\"listening\":\"http://127.0.0.1:".utf8)
         while Date() < deadline {
+            let written = (FileManager.default.contents(atPath: log)).map(Array.init) ?? []
             if let start = written.firstRange(of: marker)?.upperBound {
                 let digits = written[start...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-                if start + digits.count < written.count, let port = Int(String(decoding: digits, as: UTF8.self)) {
-                    return (port, String(decoding: written, as: UTF8.self))
-                }
+                if start + digits.count < written.count, let port = Int(String(decoding: digits, as: UTF8.self)) { return port }
             }
-            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 100) > 0 else {
-                if !process.isRunning { return nil }
-                continue
-            }
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { return nil }
-            written += buffer[..<count]
+            guard process.isRunning else { return nil }
+            usleep(20_000)
         }
         return nil
     }

@@ -87,15 +87,13 @@ final class RunningServer {
         self.data = data
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
         process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
-        let stderr = Pipe()
-        process.standardError = stderr
+        let log = NSTemporaryDirectory() + "efferent-server-\(UUID().uuidString).log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
-        guard let started = LoopbackPort.announced(by: process, on: stderr) else { throw CocoaError(.executableLoad) }
-        port = started.port
-        // Nobody reads the log from here on: drain it so a full pipe never blocks the server.
-        stderr.fileHandleForReading.readabilityHandler = { handle in
-            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
-        }
+        guard let port = LoopbackPort.announced(by: process, log: log) else { throw CocoaError(.executableLoad) }
+        self.port = port
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

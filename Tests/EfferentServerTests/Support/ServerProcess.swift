@@ -9,9 +9,8 @@ import Glibc
 final class ServerProcess {
     let process = Process()
     let port: Int
-    let stderr = Pipe()
-    /// What the process wrote to standard error before `log` was last read.
-    private var written = ""
+    /// Where the process writes its standard error (its log), removed with the object.
+    let logFile = NSTemporaryDirectory() + "efferent-server-\(UUID().uuidString).log"
 
     /// The built products folder: the test bundle sits beside the executables.
     static var productsDirectory: URL {
@@ -40,12 +39,12 @@ final class ServerProcess {
     init(store: [String], arguments: [String] = ServerProcess.testArguments) throws {
         process.executableURL = ServerProcess.binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
-        process.standardError = stderr
+        FileManager.default.createFile(atPath: logFile, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logFile)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        guard let started = LoopbackPort.announced(by: process, on: stderr) else { throw CocoaError(.executableLoad) }
-        port = started.port
-        written = started.written
+        guard let port = LoopbackPort.announced(by: process, log: logFile) else { throw CocoaError(.executableLoad) }
+        self.port = port
     }
 
     /// Runs one `efferent-server` command to its end: its exit status and what it printed.
@@ -75,12 +74,10 @@ final class ServerProcess {
     }
 
     /// Everything the process has written to standard error so far.
-    var log: String {
-        written += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-        return written
-    }
+    var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
     deinit {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: logFile)
     }
 }
