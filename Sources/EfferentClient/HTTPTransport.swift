@@ -77,14 +77,17 @@ public final class CurlTransport: HTTPTransport {
         let session = self.session
         let result: Result<CurlAnswer, CurlFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                // libcurl blocks its thread; a cancelled task stops it within a second through the flag.
-                DispatchQueue.global().async {
+                // libcurl blocks its thread, so it gets one of its own: on Linux the global queues
+                // are the tasks' cooperative pool (a thread per core), which an exchange waiting on
+                // the network would hold from every task, and which busy tasks would keep the
+                // exchange waiting for. A cancelled task stops it within a second through the flag.
+                Thread {
                     do throws(CurlFailure) {
                         continuation.resume(returning: .success(try session.perform(exchange, cancel: cancellation)))
                     } catch {
                         continuation.resume(returning: .failure(error))
                     }
-                }
+                }.start()
             }
         } onCancel: {
             cancellation.cancel()

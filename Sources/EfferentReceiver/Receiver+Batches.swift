@@ -46,8 +46,11 @@ extension Receiver {
         }
         // The phone's zone pins an archive `init` left unpinned (its days re-cut), or is noted as
         // a warning when it disagrees with the pinned one (decision A.4), as an import's zone is.
-        if let zone = batch.header.timeZoneID, !zone.isEmpty {
-            do { try profile.context.learnZone(named: zone) } catch {
+        if let zone = batch.header.timeZoneID, !zone.isEmpty, profile.settledZone.withLock({ $0 }) != zone {
+            do {
+                try profile.context.learnZone(named: zone)
+                profile.settledZone.withLock { $0 = zone }
+            } catch {
                 configuration.log?(SealScheduler.line(["level": .text("warning"), "zone": .text("\(error)")]))
             }
         }

@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentWriter
 import Foundation
+import Synchronization
 
 /// One person's archive as a receiver serves it: their writer (store, keys, the service client),
 /// the user ID their phones send, the paired tokens, and when their changed days are sealed.
@@ -12,6 +13,9 @@ public final class ReceiverProfile: Sendable {
     let run: Int64
     let commits: DurableCommits
     let sealer: SealScheduler?
+    /// The zone the last batch named once it was settled: the same zone again settles nothing new,
+    /// so it is not settled (and written) again for every batch.
+    let settledZone = Mutex<String?>(nil)
 
     /// Opens the writer profile's receiving side; throws when no phone was ever paired with it.
     public init(context: WriterContext, configuration: ReceiverConfiguration) throws {

@@ -97,6 +97,8 @@ final class SealScheduler: @unchecked Sendable {
     /// One push (edits first), logged as one line; false when it could not finish.
     private func push() -> Bool {
         let started = Date()
+        // On this thread, not the pool's: a pool kept busy by other work (a loaded test process,
+        // a server's requests) would otherwise leave the push waiting for its turn for minutes.
         let outcome = Blocking.run { [context, configuration] () async throws -> Pusher.Report in
             do { _ = try await context.applyEdits() } catch {
                 configuration.log?(Self.line(["level": .text("warning"), "edits": .text("agent edits stay queued: \(error)")]))
@@ -137,37 +139,5 @@ enum LogValue {
         case let .number(number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case let .object(members): "{" + members.map { AccessLog.jsonString($0.0) + ":" + $0.1.json }.joined(separator: ",") + "}"
         }
-    }
-}
-
-/// Bridges between plain threads and the concurrency runtime. A push is async work on the
-/// cooperative pool, which has one thread per core: a pool thread blocked waiting for the sealer
-/// (a command waiting for SIGTERM, a shutdown waiting for the push under way) can leave the push
-/// no thread to run on — on a one-core machine, always. So waits happen on threads of their own.
-public enum Blocking {
-    /// Runs `wait` on a thread of its own and returns when it has returned, holding no pool thread.
-    public static func onOwnThread(_ wait: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                wait()
-                done.resume()
-            }.start()
-        }
-    }
-
-    /// Runs async work from a plain thread and waits for it (the scheduler's own thread, never a task's).
-    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox<T>()
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return box.result!
-    }
-
-    private final class ResultBox<T>: @unchecked Sendable {
-        var result: Result<T, any Error>?
     }
 }

@@ -183,8 +183,8 @@ struct Receive: Subcommand {
             : "the phone must reach this machine at \(url), or the URL it was paired with if a proxy stands in front"
         log("{\"level\":\"info\",\"listening\":\(AccessLog.jsonString(url)),\"writers\":\(profiles.count),\"phone\":\(AccessLog.jsonString(reach))}")
         receiver.start()
-        // Waiting on a thread of its own: the sealer's pushes run on the cooperative pool, which
-        // a one-core machine gives a single thread.
+        // Waiting on a thread of its own: a pool thread held here (a one-core machine has one)
+        // is one no task of the process could run on.
         await Blocking.onOwnThread { termination.wait() }
         daemon.shutDown(grace: 30)
         await receiver.stopped()

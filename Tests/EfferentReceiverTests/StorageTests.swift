@@ -81,6 +81,28 @@ import Testing
         #expect(try harness.store.activitySummary(on: CalendarDay("2024-06-10")!)?.activeEnergyKilocalories == nil)
     }
 
+    /// An archive `init` left without a zone is pinned by the first batch naming one, and the
+    /// records already stored are re-filed under its days. A batch read meanwhile (another
+    /// connection's, its days cut in the old zone) is committed under the new cut as well.
+    @Test func aBatchReadWhileAnotherPinsTheZoneIsFiledInTheNewZone() async throws {
+        let harness = try await ReceiverHarness(zone: "UTC", pinned: false)
+        // 03:00 UTC on 10 June 2024 is 20:00 on 9 June in Los Angeles.
+        let evening = PulsBatchText.quantity(type: Self.rate, start: 1_717_988_400_000, end: 1_717_988_400_000, value: 61, unit: "count/min")
+        let reader = harness.store.batchReader(run: harness.receiver.profiles[0].run)
+        try reader.feed(Array(PulsBatchText.batch(samples: [evening]).utf8))
+        let read = try reader.finish()
+
+        let pinning = Lines.editedHeader(PulsBatchText.batch(samples: [Lines.quantity])) { $0["timeZoneID"] = .string("America/Los_Angeles") }
+        #expect(try harness.post(pinning).status == 200)
+        #expect(harness.store.zone.identifier == "America/Los_Angeles" && harness.context.settings.timeZonePinned)
+        #expect(try harness.store.commit(read, token: harness.phoneID, run: harness.receiver.profiles[0].run).accepted == 1)
+        let days = try harness.store.serialized {
+            try harness.store.db.statement("SELECT value, day FROM record ORDER BY value").rows { ($0.double(0), $0.text(1)) }
+        }
+        #expect(days.map(\.1) == ["2024-06-09", "2024-06-09"], "both in Los Angeles days: \(days)")
+        #expect(try harness.store.pendingDays().contains(CalendarDay("2024-06-09")!))
+    }
+
     /// Name, e-mail, birth date and sex stay in the writer's store: no record, no day body.
     @Test func theProfileNeverLeavesTheStore() async throws {
         let harness = try await ReceiverHarness(zone: "UTC")

@@ -318,15 +318,25 @@ public struct JSONScanner {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                guard let s = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("a string is not UTF-8") }
+                let s: String
+                if ascii {
+                    // Nothing to validate: ASCII is UTF-8. `String(validating:)` on a slice is
+                    // generic and looks its metadata up on every call (5 % of a receiver's time).
+                    s = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self) }
+                } else {
+                    guard let valid = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("a string is not UTF-8") }
+                    s = valid
+                }
                 index += 1
                 return s
             }
             if b == UInt8(ascii: "\\") { break }
             guard b >= 0x20 else { throw error("a control character inside a string") }
+            ascii = ascii && b < 0x80
             index += 1
         }
         var out = Array(bytes[start..<index])

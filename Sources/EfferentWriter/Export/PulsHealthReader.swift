@@ -73,6 +73,12 @@ public final class PulsHealthReader {
         for (key, reason) in Self.leftOutLines where object[key] != nil {
             return try sink.leftOut(LeftOut("PulsHealth \(key) line", .onPurpose(reason)))
         }
+        try sample(object: object, number)
+    }
+
+    /// A sample line (a receiver knows a line is one once it has checked it, and skips the
+    /// look-ups for the other shapes).
+    func sample(object: JSONValue, _ number: Int) throws {
         guard object["uuid"] != nil, let kindText = object["kind"]?.stringValue else {
             return try sink.leftOut(LeftOut("PulsHealth line", .unreadable("a line shape this writer does not know")))
         }

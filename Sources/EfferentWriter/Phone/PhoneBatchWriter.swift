@@ -46,19 +46,27 @@ struct PhoneBatchWriter {
         let complete = try db.statement("UPDATE phone_sample SET type = ?, kind = ?, start = ?, source = ?, device = ?, present = 1 WHERE sid = ?")
         for mapped in batch.samples {
             let sample = mapped.line
-            let fields: [SQLiteValue] = [.text(sample.type), .text(sample.kind), .real(sample.start),
-                                         sample.source.map { .text($0) } ?? .null, sample.device.map { .text($0) } ?? .null]
-            try insert.run([.blob(sample.uuid.bytes)] + fields)
+            let uuid: SQLiteValue = .blob(sample.uuid.bytes)
+            let source: SQLiteValue = sample.source.map { .text($0) } ?? .null, device: SQLiteValue = sample.device.map { .text($0) } ?? .null
+            // Bound one by one: no arrays built for each of a backfill's samples.
+            insert.rewind()
+            try insert.bind(1, uuid)
+            try insert.bind(2, .text(sample.type))
+            try insert.bind(3, .text(sample.kind))
+            try insert.bind(4, .real(sample.start))
+            try insert.bind(5, source)
+            try insert.bind(6, device)
+            while try insert.step() {}
             var sid: Int64
             if db.changes == 1 {
                 sid = db.lastInsertRowID
             } else {
-                guard let (existing, present) = try known.first([.blob(sample.uuid.bytes)], { ($0.int64(0), $0.int64(1) == 1) }), !present else {
+                guard let (existing, present) = try known.first([uuid], { ($0.int64(0), $0.int64(1) == 1) }), !present else {
                     counts.duplicates += 1
                     continue
                 }
                 sid = existing
-                try complete.run(fields + [.integer(sid)])
+                try complete.run([.text(sample.type), .text(sample.kind), .real(sample.start), source, device, .integer(sid)])
             }
             counts.accepted += 1
             try insertRecords(mapped.records, sample: sid, &counts)

@@ -1,3 +1,4 @@
+import EfferentClient
 import EfferentCore
 
 /// One phone batch read whole and checked, ready for its one transaction: the lines by kind, each
@@ -27,8 +28,22 @@ public struct PulsBatch: Sendable {
     public internal(set) var leftOut: [LeftOut: Int] = [:]
     /// The body's bytes once inflated.
     public internal(set) var bytes = 0
+    /// The zone the records' days were cut in when the lines were read.
+    var zone = ""
 
     init(header: PulsHeader) { self.header = header }
+
+    /// Files the records under their days in `zone`, as a re-cut files stored ones: a batch read
+    /// while another batch's zone pinned the archive is committed after that re-cut, under the new
+    /// cut. Ring figures stay on their own local date, as a re-cut leaves them.
+    mutating func refile(in zone: ZoneCalendar) {
+        let days = DayNames(zone: zone)
+        for index in records.indices where !records[index].mapped.target.metric.hasPrefix("activitySummary.") {
+            let record = records[index]
+            (records[index].day, records[index].spillDay) = ImportSession.days(of: record.record, isTotal: record.mapped.target.isTotal, in: days)
+        }
+        self.zone = zone.identifier
+    }
 
     /// Every type a line names (for `/v1/stats`), activity summaries under their synthetic identifier.
     public var types: Set<String> {

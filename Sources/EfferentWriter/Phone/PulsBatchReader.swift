@@ -65,6 +65,7 @@ public final class PulsBatchReader {
         batch.ringDays = held.summaries
         batch.leftOut = session.notCarried
         batch.bytes = bytes
+        batch.zone = session.zone.identifier
         return batch
     }
 
@@ -97,27 +98,31 @@ public final class PulsBatchReader {
         }
         remaining[self.kind] -= 1
         seen[kind.rawValue] += 1
-        let place = "line \(number) (\(kind.name) \(seen[kind.rawValue]))"
+        let place = PulsPlace.line(number: number, kind: kind, ordinal: seen[kind.rawValue])
         try read(kind, value, members, place: place, number)
     }
 
     /// A wrapped line has one of the known wrapper keys; a sample has none (§3.3). An object whose
     /// only member is an object under any other name is a wrapper this version does not know.
     static func kind(of members: [String: JSONValue], _ number: Int) throws(PulsBatchError) -> PulsLineKind {
-        let wrappers = members.keys.compactMap { PulsLineKind.byWrapper[$0] }
-        if wrappers.count > 1 { throw .malformed("line \(number) carries more than one wrapper key") }
-        if let wrapper = wrappers.first { return wrapper }
+        // The six wrapper names looked up, rather than every member's name hashed (a sample has a dozen).
+        var wrapper: PulsLineKind?
+        for (name, kind) in PulsLineKind.wrappers where members[name] != nil {
+            if wrapper != nil { throw .malformed("line \(number) carries more than one wrapper key") }
+            wrapper = kind
+        }
+        if let wrapper { return wrapper }
         if members.count == 1, let (key, inner) = members.first, inner.objectValue != nil, key != "uuid" {
             throw .malformed("line \(number) is wrapped in \"\(key.prefix(40))\", a line type protocol version 1 does not define")
         }
         return .sample
     }
 
-    private func read(_ kind: PulsLineKind, _ value: JSONValue, _ members: [String: JSONValue], place: String, _ number: Int) throws(PulsBatchError) {
+    private func read(_ kind: PulsLineKind, _ value: JSONValue, _ members: [String: JSONValue], place: PulsPlace, _ number: Int) throws(PulsBatchError) {
         switch kind {
         case .sample:
             let sample = try PulsSample(try PulsFields(value, place: place))
-            let records = try map(value, number, quantityWithoutValue: sample.kind == "quantity" && members["value"]?.numberValue == nil)
+            let records = try map(value, number, sample: true, quantityWithoutValue: sample.kind == "quantity" && members["value"]?.numberValue == nil)
             batch!.samples.append(.init(line: sample, records: records))
         case .deletion:
             batch!.deletions.append(try PulsDeletion(try PulsFields(members["deleted"], place: place)))
@@ -157,14 +162,14 @@ public final class PulsBatchReader {
     /// cannot hold (a quantity without a value, a sleep stage HealthKit does not define, a beat
     /// outside the calendar) keeps no records and is named as left out: the batch still succeeds,
     /// since refusing it would stall the phone on a line no retry can change (§7.2).
-    private func map(_ line: JSONValue, _ number: Int, quantityWithoutValue: Bool = false) throws(PulsBatchError) -> Range<Int> {
+    private func map(_ line: JSONValue, _ number: Int, sample: Bool = false, quantityWithoutValue: Bool = false) throws(PulsBatchError) -> Range<Int> {
         let start = session.heldCount
         guard !quantityWithoutValue else {
             try? session.leftOut(LeftOut(line["type"]?.stringValue ?? "sample", .unreadable("no numeric value")))
             return start..<start
         }
         do {
-            try mapper.read(object: line, number)
+            if sample { try mapper.sample(object: line, number) } else { try mapper.read(object: line, number) }
         } catch {
             session.dropHeld(from: start)
             try? session.leftOut(LeftOut(line["type"]?.stringValue ?? "line", .unreadable("a line the archive cannot hold as it is")))

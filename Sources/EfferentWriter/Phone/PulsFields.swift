@@ -7,12 +7,12 @@ import EfferentCore
 struct PulsFields {
     let members: [String: JSONValue]
     /// Where the object stands, for messages: `line 4 (sample 3)`, `line 4 (sample 3) workout`.
-    let place: String
+    let place: PulsPlace
 
     /// The accepted range of epoch milliseconds: 0001-01-01 to 9999-12-31T23:59:59.999Z (§3.4).
     static let epochRange = -62_135_596_800_000.0...253_402_300_799_999.0
 
-    init(_ value: JSONValue?, place: String) throws(PulsBatchError) {
+    init(_ value: JSONValue?, place: PulsPlace) throws(PulsBatchError) {
         guard case let .object(members)? = value else { throw .malformed("\(place) is not a JSON object") }
         self.members = members
         self.place = place
@@ -86,7 +86,7 @@ struct PulsFields {
             if required { throw fail(key, "is missing") }
             return nil
         }
-        return try PulsFields(value, place: "\(place) \(key)")
+        return try PulsFields(value, place: .member(place, key: key))
     }
 
     func array(_ key: String, required: Bool = false) throws(PulsBatchError) -> [JSONValue]? {

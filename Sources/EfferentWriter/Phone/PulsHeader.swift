@@ -39,7 +39,7 @@ public enum PulsLineKind: Int, CaseIterable, Sendable {
         }
     }
 
-    static let byWrapper: [String: PulsLineKind] = Dictionary(uniqueKeysWithValues: allCases.compactMap { kind in kind.wrapper.map { ($0, kind) } })
+    static let wrappers: [(String, PulsLineKind)] = allCases.compactMap { kind in kind.wrapper.map { ($0, kind) } }
 }
 
 /// The first line of a batch (§3.2): its identity, its label and how many lines of each kind follow.
@@ -66,7 +66,7 @@ public struct PulsHeader: Sendable, Equatable {
     /// rest by `header.schema.json`, then the counts against `limits`. The counts after
     /// `deletionCount` are 0 when absent (§3.1).
     init(_ value: JSONValue, limits: PulsLimits) throws(PulsBatchError) {
-        let fields = try PulsFields(value, place: "line 1 (the header)")
+        let fields = try PulsFields(value, place: .text("line 1 (the header)"))
         if let version = fields.value("schemaVersion") {
             guard let number = version.integerValue, Self.supportedVersions.contains(number) else { throw .unsupportedVersion }
         }

@@ -57,7 +57,7 @@ public struct PulsSample: Sendable, Equatable {
             for key in detail.members.keys { try statistic(try detail.object(key, required: true)!) }
         }
         for (index, event) in (try fields.array("events") ?? []).enumerated() {
-            let event = try PulsFields(event, place: "\(fields.place) event \(index + 1)")
+            let event = try PulsFields(event, place: .item(fields.place, item: "event", index: index + 1))
             _ = try event.string("type", required: true, nonEmpty: true)
             _ = try event.epochMilliseconds("start", required: true)
             _ = try event.epochMilliseconds("end")
@@ -66,7 +66,7 @@ public struct PulsSample: Sendable, Equatable {
             try event.metadata("metadata")
         }
         for (index, activity) in (try fields.array("activities") ?? []).enumerated() {
-            let activity = try PulsFields(activity, place: "\(fields.place) activity \(index + 1)")
+            let activity = try PulsFields(activity, place: .item(fields.place, item: "activity", index: index + 1))
             _ = try activity.string("activityType", required: true, nonEmpty: true)
             _ = try activity.epochMilliseconds("start", required: true)
             _ = try activity.epochMilliseconds("end")

@@ -48,7 +48,7 @@ public struct PulsPoints: Sendable, Equatable {
         var times = [Double]()
         times.reserveCapacity(points.count)
         for (index, point) in points.enumerated() {
-            let point = try PulsFields(point, place: "\(fields.place) point \(index + 1)")
+            let point = try PulsFields(point, place: .item(fields.place, item: "point", index: index + 1))
             times.append(try point.epochMilliseconds("t", required: true)!)
             try point.temporalContext("temporalContext")
             try check(point)

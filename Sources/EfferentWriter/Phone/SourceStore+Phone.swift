@@ -28,6 +28,9 @@ extension SourceStore {
     /// The import run a receiver's records are stamped with (`import_run`, format `pulshealth-receive`).
     public func beginPhoneRun(source: String) throws -> Int64 {
         try serialized {
+            // A backfill's batches rewrite the same index pages (UUIDs are random) one transaction
+            // after another: checkpoint every ~40 MB of log, as an import does, not every 4 MB.
+            try db.execute("PRAGMA wal_autocheckpoint=10000")
             try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, 'pulshealth-receive', 0, ?)")
                 .run([.text(source), .real(Date().timeIntervalSince1970)])
             return db.lastInsertRowID
@@ -59,7 +62,10 @@ extension SourceStore {
     /// transaction, so a replay does nothing. Returns the counts once committed.
     public func commit(_ batch: PulsBatch, token: Int64, run: Int64, now: Double = Date().timeIntervalSince1970) throws -> PhoneBatchCounts {
         try serialized {
-            try db.write {
+            // Read before another batch's zone re-cut the store: its days are cut again here.
+            var batch = batch
+            if batch.zone != zone.identifier { batch.refile(in: zone) }
+            return try db.write {
                 var counts = PhoneBatchCounts()
                 let reserved = try db.statement("INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted) VALUES (?, ?, ?, ?, 0)")
                 try reserved.run([.blob(batch.header.batchID.bytes), .integer(token), .real(now), .integer(Int64(batch.samples.count))])

@@ -52,8 +52,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         let id: Int64
         let record: SourceRecord
         let mapped: MetricMapping.Mapped
-        let day: String
-        let spillDay: String?
+        var day: String
+        var spillDay: String?
     }
 
     /// Local day names of instants, remembering the last day's bounds (records arrive in time order).
@@ -94,16 +94,22 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         let metric = mapped.target.metric
         let span = spans[metric]
         spans[metric] = (min(span?.first ?? start, start), max(span?.last ?? start, start))
-        let day = days.day(of: record.start)
-        // A total reaching past midnight counts on the next day too: that day is marked with it.
-        var spill: String?
-        if mapped.target.isTotal, record.end > record.start {
-            let last = days.day(of: max(record.start, record.end - 1))
-            if last != day { spill = last }
-        }
+        let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
         pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
     }
+
+    /// A record's local day, and the next day a total reaching past midnight counts on too (that
+    /// day is marked with it).
+    static func days(of record: SourceRecord, isTotal: Bool, in days: DayNames) -> (day: String, spill: String?) {
+        let day = days.day(of: record.start)
+        guard isTotal, record.end > record.start else { return (day, nil) }
+        let last = days.day(of: max(record.start, record.end - 1))
+        return (day, last != day ? last : nil)
+    }
+
+    /// The zone this session files records' days in.
+    var zone: ZoneCalendar { days.zone }
 
     /// Apple's ring figures are kept for `check` and carried as `activitySummary.*` records over
     /// their local day in the pinned zone (decision A.9); they have no source.

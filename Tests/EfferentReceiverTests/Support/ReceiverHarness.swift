@@ -25,7 +25,8 @@ final class ReceiverHarness: @unchecked Sendable {
     private(set) var daemon: HTTPDaemon?
 
     /// `seals`: the receiver seals and uploads after `debounce` seconds (off: only the store is looked at).
-    init(zone: String = "America/Los_Angeles", seals: Bool = false, debounce: Double = 1, failedAuthentications: Int = 10,
+    /// `pinned: false`: `init` was given no zone, so the first input naming one pins it.
+    init(zone: String = "America/Los_Angeles", pinned: Bool = true, seals: Bool = false, debounce: Double = 1, failedAuthentications: Int = 10,
          limits: PulsLimits = PulsLimits()) async throws {
         let serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
         service = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
@@ -35,7 +36,8 @@ final class ReceiverHarness: @unchecked Sendable {
         try profile.prepare()
         try profile.write(KeyFile.readingName, KeyFile.encode(reading))
         try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
-        try profile.save(ProfileSettings(endpoint: endpoint, bucket: reading.bucket, timeZone: zone, hourlyFrom: nil, role: "writer"))
+        try profile.save(ProfileSettings(endpoint: endpoint, bucket: reading.bucket, timeZone: zone, hourlyFrom: nil, role: "writer",
+                                         timeZonePinned: pinned))
         let client = ArchiveClient(endpoint: endpoint, bucket: reading.bucket, retry: .immediate)
         try await client.claim(writer: writer, invite: nil)
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
