@@ -45,26 +45,38 @@ enum ServerBench {
         }
         efferent_floor_http_stop(pageDaemon)
 
-        // 32 readers asking for 92-day ranges, against a bare handler returning the same bytes.
+        // 32 readers asking for 92-day ranges, each read signed with the archive's read key (§7)
+        // as every real reader's is (wrk replays one signed request; the service checks each).
+        try owner.registerReader(server.port)
         let rangePath = "/b/\(owner.bucket)/d?from=\(decade[400].0)&to=\(decade[491].0)"
         let answer = try owner.get(rangePath, port: server.port)
         guard try Frame.unpack(answer, allowingEmpty: true).count == 92 else { throw BenchError("the range answer did not hold 92 days") }
-        let efferentRange = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
+        let (status, _) = try BenchWriter.send("GET", "http://127.0.0.1:\(server.port)\(rangePath)", headers: [], body: [])
+        guard status == 401 || status == 403 else { throw BenchError("an unsigned range read answered \(status), not a refusal") }
+        let serverCPU = CPUTime.seconds(of: server.process.processIdentifier)
+        let efferentRange = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32,
+                                        headers: owner.signedRead(rangePath).headers)
+        let efferentCPU = (CPUTime.seconds(of: server.process.processIdentifier) - serverCPU) / Double(max(1, efferentRange.requests))
         var barePort: UInt32 = 0
         guard let bare = efferent_floor_http_start(answer, answer.count, 2, &barePort) else { throw BenchError("the bare daemon did not start") }
         let bareRange = try Wrk.run(url: "http://127.0.0.1:\(barePort)/range", threads: 2, connections: 32)
         efferent_floor_http_stop(bare)
 
-        // The fair floor: the same SQLite range select over the service's own file, answered through
-        // libmicrohttpd in C (same days, same frame), under the same load.
+        // The fair floor: the same signed read answered in C — the signature checked with
+        // libsodium, the same SQLite range select over the service's own file, the same frame,
+        // libmicrohttpd with the service's thread per connection — under the same load.
+        let signed = owner.signedRead(rangePath)
         var floorPort: UInt32 = 0
         guard let floor = efferent_floor_range_start(work + "/data/archive.sqlite", owner.bucket.rawValue, decade[399].0.description,
-                                                     decade[491].0.description, 92, 2, &floorPort) else {
-            throw BenchError("the SQLite range floor did not start (or its select found nothing)")
+                                                     decade[491].0.description, 92, owner.readKey.publicKey.rawRepresentation,
+                                                     signed.signature, signed.message, signed.message.count, &floorPort) else {
+            throw BenchError("the SQLite range floor did not start (or its signature or select failed)")
         }
         let floorAnswer = try BenchWriter.plainGet("http://127.0.0.1:\(floorPort)/range")
         guard floorAnswer == answer else { throw BenchError("the SQLite range floor's frame differs from the service's") }
-        let floorRange = try Wrk.run(url: "http://127.0.0.1:\(floorPort)/range", threads: 2, connections: 32)
+        let benchCPU = CPUTime.seconds(of: nil)
+        let floorRange = try Wrk.run(url: "http://127.0.0.1:\(floorPort)/range", threads: 2, connections: 32, headers: signed.headers)
+        let floorCPU = (CPUTime.seconds(of: nil) - benchCPU) / Double(max(1, floorRange.requests))
         efferent_floor_range_stop(floor)
 
         // The same readers while one writer keeps uploading month frames to another archive.
@@ -72,7 +84,8 @@ enum ServerBench {
         try busyWriter.claim(server.port)
         let uploading = UploadLoop(writer: busyWriter, frames: frames, port: server.port)
         uploading.start()
-        let rangeUnderWrites = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
+        let rangeUnderWrites = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32,
+                                           headers: owner.signedRead(rangePath).headers)
         let uploadsDuring = uploading.stop()
 
         // 4 writers storing month frames into 4 archives, against SQLite inserting the same rows.
@@ -101,9 +114,12 @@ enum ServerBench {
         Measure.row("range answers (92 days), 32 readers", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
                     "bare MHD " + Measure.format(bareRange.requestsPerSecond, "req/s", digits: 0),
                     ratio: efferentRange.bytesPerSecond / bareRange.bytesPerSecond, goal: "≥ 0.50× bytes/s")
-        Measure.row("range answers beside the same select in C", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
+        Measure.row("signed range answers beside the same in C", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
                     "C SQLite+MHD " + Measure.format(floorRange.requestsPerSecond, "req/s", digits: 0),
                     ratio: efferentRange.requestsPerSecond / floorRange.requestsPerSecond, goal: "≥ 0.70×")
+        Measure.row("CPU per signed range answer", Measure.format(efferentCPU * 1e6, "µs", digits: 0),
+                    "C SQLite+MHD " + Measure.format(floorCPU * 1e6, "µs", digits: 0),
+                    ratio: efferentCPU / floorCPU, goal: "")
         Measure.row("range answer p99, 32 connections", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
                     "bare MHD " + Measure.format(bareRange.p99Milliseconds, "ms", digits: 2),
                     ratio: efferentRange.p99Milliseconds / bareRange.p99Milliseconds, goal: "< 20 ms")
