@@ -15,11 +15,15 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Parses exactly ten ASCII characters `YYYY-MM-DD` naming a real date; anything else is `nil`.
+    @inlinable
     public init?(_ text: some StringProtocol) {
         self.init(ascii: text.utf8)
     }
 
     /// Parses the ten bytes `YYYY-MM-DD` (a frame's day field, a stored key) without making a string.
+    /// Inlinable, so callers in other modules get it specialised for their collection rather than
+    /// through generic metadata lookups (which cost more than the parse on every range answer).
+    @inlinable
     public init?<Bytes: Collection<UInt8>>(ascii bytes: Bytes) {
         guard bytes.count == 10 else { return nil }
         var fields = (0, 0, 0)

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// How a deployment runs the service: who may create archives, how much it takes, how hard it
@@ -30,7 +31,7 @@ public struct ServiceConfiguration: Sendable {
 
     public init(admission: Admission = .invite, publicURL: String? = nil, trustProxy: Bool = false, quota: Quota = Quota(),
                 rateLimits: RateLimits? = RateLimits(), clock: @escaping @Sendable () -> Date = { Date() },
-                log: (@Sendable (String) -> Void)? = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+                log: (@Sendable (String) -> Void)? = { line in StandardError.writeLine(line) },
                 requestsPerClient: Int? = nil) {
         self.admission = admission
         self.publicURL = publicURL

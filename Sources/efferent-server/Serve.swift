@@ -71,6 +71,10 @@ struct Serve: Subcommand {
     }
 
     func run() throws -> Int32 {
+        // Listening for SIGTERM before the "listening" line goes out: a supervisor (or a test)
+        // that stops the server as soon as it announces itself must not find the signal ignored
+        // and the handler not yet in place.
+        let termination = TerminationSignal()
         let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
         // Behind a trusted proxy every connection comes from the proxy: the cap moves to requests
@@ -90,7 +94,7 @@ struct Serve: Subcommand {
         FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"\(location.key)\":\(ArchiveService.jsonString(location.value))}\n".utf8))
 
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
-        TerminationSignal().wait()
+        termination.wait()
         daemon.shutDown(grace: 30)
         FileHandle.standardError.write(Data("{\"level\":\"info\",\"stopped\":true}\n".utf8))
         return 0

@@ -130,10 +130,15 @@ let unbuildable = MicroHTTPReply(
 private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer) -> MHD_Result? {
     let created: OpaquePointer?
     switch reply.body {
+    case let .bytes(body) where body.isEmpty:
+        created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case let .bytes(body):
-        created = body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
-        }
+        // Sent from the array's own storage, not a copy (a range answer is ~130 KB): a retained
+        // box keeps the array, never mutated, alive until libmicrohttpd's free callback.
+        let held = HeldBody(body)
+        let box = Unmanaged.passRetained(held).toOpaque()
+        created = MHD_create_response_from_buffer_with_free_callback_cls(held.count, held.address, heldBodyFreed, box)
+        if created == nil { Unmanaged<HeldBody>.fromOpaque(box).release() }
     case let .stream(next):
         // The stream's state travels as the callback's context, released by libmicrohttpd's free
         // callback when the response is done with (sent, or the connection gone).
@@ -147,6 +152,26 @@ private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer)
         guard MHD_add_response_header(created, name, value) == .YES else { return nil }
     }
     return MHD_queue_response(connection, UInt32(reply.status), created)
+}
+
+/// A reply's bytes while libmicrohttpd sends them: the array, and the address of its storage,
+/// taken once. The array is a `let`, so nothing can mutate it (and move its storage) meanwhile.
+private final class HeldBody {
+    let bytes: [UInt8]
+    let address: UnsafeMutableRawPointer
+    var count: Int { bytes.count }
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        // A non-empty native array's storage stays where it is while it is neither mutated nor
+        // released, which the box guarantees.
+        address = UnsafeMutableRawPointer(mutating: bytes.withUnsafeBytes { $0.baseAddress! })
+    }
+}
+
+private let heldBodyFreed: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<HeldBody>.fromOpaque(cls).release()
 }
 
 /// A streamed body between libmicrohttpd's reads: the piece being sent and how far it has gone.

@@ -103,15 +103,17 @@ public final class SQLiteConnection {
             defer { transactionDepth -= 1 }
             return try body()
         }
-        try execute(begin)
+        // BEGIN, COMMIT and ROLLBACK are prepared once and kept, like any statement: every read
+        // and write runs them, and `sqlite3_exec` would parse them again each time.
+        try statement(begin).run()
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? statement("ROLLBACK").run()
             throw error
         }
     }

@@ -21,6 +21,7 @@ public enum Base32 {
     }
 
     /// Whether every character of `text` is in the lower-case base32 alphabet.
+    @inlinable
     public static func isLowerAlphabet(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x32 && $0 <= 0x37) }
     }

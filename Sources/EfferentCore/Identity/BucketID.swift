@@ -11,6 +11,7 @@ public struct BucketID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public let rawValue: String
 
     /// Parses a bucket id from outside (a URL path, a handoff); refuses anything but `[a-z2-7]{26}`.
+    @inlinable
     public init(_ text: some StringProtocol) throws(IdentityError) {
         guard text.utf8.count == BucketID.length, Base32.isLowerAlphabet(text) else { throw .malformedBucketID }
         rawValue = String(text)

@@ -32,6 +32,8 @@ struct Query {
     }
 
     static func decode(_ text: Substring) -> String? {
+        // Most values (days, numbers) have nothing to decode: the text is the value.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
         var bytes = [UInt8]()
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 
 static const uint8_t KEM_SUITE[5] = {'K', 'E', 'M', 0x00, 0x20};
 static const uint8_t HPKE_SUITE[10] = {'H', 'P', 'K', 'E', 0x00, 0x20, 0x00, 0x01, 0x00, 0x03};
@@ -225,9 +226,19 @@ done:
     return rc;
 }
 
-// The range floor: libmicrohttpd answering every request with the same SQLite range select the
-// service runs, its rows packed into a frame (day, 4-byte big-endian length, blob) straight from
-// SQLite's row memory. Each worker thread keeps its own read-only connection and statement.
+// The range floor: libmicrohttpd answering every request the way the service answers a signed
+// range read, in plain C: the Ed25519 signature of the read checked (libsodium, as the service's
+// §7 check), then the service's own range select over its SQLite file, the rows packed into a
+// frame (day, 4-byte big-endian length, blob) straight from SQLite's row memory. The daemon runs
+// the service's threading model — one thread per connection, poll, 256 KiB per connection — and
+// its read-only connections come from a pool of 16 behind one pthread lock, as the service's do.
+#define RANGE_POOL 16
+
+struct range_slot {
+    sqlite3 *db;
+    sqlite3_stmt *select;
+};
+
 struct floor_range {
     struct MHD_Daemon *daemon;
     char path[4096];
@@ -235,36 +246,72 @@ struct floor_range {
     char after[16];
     char through[16];
     int max_days;
+    uint8_t public_key[32];
+    uint8_t signature[64];
+    uint8_t *message;
+    size_t message_length;
+    pthread_mutex_t lock;
+    pthread_cond_t returned;
+    struct range_slot idle[RANGE_POOL];
+    int idle_count;
+    int opened;
 };
 
-static __thread sqlite3 *range_db = NULL;
-static __thread sqlite3_stmt *range_select = NULL;
+static void range_close(struct range_slot *slot) {
+    sqlite3_finalize(slot->select);
+    sqlite3_close(slot->db);
+    slot->select = NULL;
+    slot->db = NULL;
+}
 
-static int range_prepare(struct floor_range *range) {
-    if (range_select != NULL) return 0;
-    if (sqlite3_open_v2(range->path, &range_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) return -1;
-    if (sqlite3_prepare_v2(range_db, "SELECT day, bytes, uploaded, sealed FROM day WHERE bucket = ? AND day > ? AND day <= ? "
-                                     "ORDER BY day LIMIT ?", -1, &range_select, NULL) != SQLITE_OK) return -1;
-    return 0;
+// A connection from the pool, opened on demand up to RANGE_POOL; 0 or -1.
+static int range_take(struct floor_range *range, struct range_slot *slot) {
+    pthread_mutex_lock(&range->lock);
+    while (range->idle_count == 0 && range->opened >= RANGE_POOL) pthread_cond_wait(&range->returned, &range->lock);
+    if (range->idle_count > 0) {
+        *slot = range->idle[--range->idle_count];
+        pthread_mutex_unlock(&range->lock);
+        return 0;
+    }
+    range->opened++;
+    pthread_mutex_unlock(&range->lock);
+    memset(slot, 0, sizeof *slot);
+    if (sqlite3_open_v2(range->path, &slot->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK
+        && sqlite3_prepare_v3(slot->db, "SELECT day, bytes, uploaded, sealed FROM day WHERE bucket = ? AND day > ? AND day <= ? "
+                                        "ORDER BY day LIMIT ?", -1, SQLITE_PREPARE_PERSISTENT, &slot->select, NULL) == SQLITE_OK) {
+        return 0;
+    }
+    range_close(slot);
+    pthread_mutex_lock(&range->lock);
+    range->opened--;
+    pthread_cond_signal(&range->returned);
+    pthread_mutex_unlock(&range->lock);
+    return -1;
+}
+
+static void range_give(struct floor_range *range, struct range_slot *slot) {
+    pthread_mutex_lock(&range->lock);
+    range->idle[range->idle_count++] = *slot;
+    pthread_cond_signal(&range->returned);
+    pthread_mutex_unlock(&range->lock);
 }
 
 // The frame of the range, in a malloc'd buffer the response takes over; NULL on any failure.
-static uint8_t *range_frame(struct floor_range *range, size_t *length) {
-    if (range_prepare(range) != 0) return NULL;
-    if (sqlite3_reset(range_select) != SQLITE_OK) return NULL;
-    if (sqlite3_bind_text(range_select, 1, range->bucket, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
-    if (sqlite3_bind_text(range_select, 2, range->after, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
-    if (sqlite3_bind_text(range_select, 3, range->through, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
-    if (sqlite3_bind_int(range_select, 4, range->max_days + 1) != SQLITE_OK) return NULL;
+static uint8_t *range_select(struct floor_range *range, sqlite3_stmt *select, size_t *length) {
+    if (sqlite3_reset(select) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(select, 1, range->bucket, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(select, 2, range->after, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_text(select, 3, range->through, -1, SQLITE_STATIC) != SQLITE_OK) return NULL;
+    if (sqlite3_bind_int(select, 4, range->max_days + 1) != SQLITE_OK) return NULL;
     size_t capacity = 1 << 20, used = 0;
     uint8_t *frame = malloc(capacity);
     if (frame == NULL) return NULL;
     int rows = 0, rc;
-    while ((rc = sqlite3_step(range_select)) == SQLITE_ROW && rows < range->max_days) {
-        int bytes = sqlite3_column_bytes(range_select, 3);
-        const void *blob = sqlite3_column_blob(range_select, 3);
-        const unsigned char *day = sqlite3_column_text(range_select, 0);
-        if (day == NULL || sqlite3_column_bytes(range_select, 0) != 10 || (blob == NULL && bytes > 0)) { free(frame); return NULL; }
+    while ((rc = sqlite3_step(select)) == SQLITE_ROW && rows < range->max_days) {
+        int bytes = sqlite3_column_bytes(select, 3);
+        const void *blob = sqlite3_column_blob(select, 3);
+        const unsigned char *day = sqlite3_column_text(select, 0);
+        if (day == NULL || sqlite3_column_bytes(select, 0) != 10 || (blob == NULL && bytes > 0)) { free(frame); return NULL; }
         if (used + 14 + (size_t)bytes > capacity) {
             capacity = (used + 14 + (size_t)bytes) * 2;
             uint8_t *grown = realloc(frame, capacity);
@@ -281,7 +328,17 @@ static uint8_t *range_frame(struct floor_range *range, size_t *length) {
         rows++;
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) { free(frame); return NULL; }
+    sqlite3_reset(select);
     *length = used;
+    return frame;
+}
+
+static uint8_t *range_frame(struct floor_range *range, size_t *length) {
+    if (crypto_sign_verify_detached(range->signature, range->message, range->message_length, range->public_key) != 0) return NULL;
+    struct range_slot slot;
+    if (range_take(range, &slot) != 0) return NULL;
+    uint8_t *frame = range_select(range, slot.select, length);
+    range_give(range, &slot);
     return frame;
 }
 
@@ -305,9 +362,11 @@ static enum MHD_Result range_answer(void *cls, struct MHD_Connection *connection
     return queued;
 }
 
-void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through,
-                                 int max_days, unsigned threads, unsigned *port) {
+void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through, int max_days,
+                                 const uint8_t public_key[32], const uint8_t signature[64], const uint8_t *message,
+                                 size_t message_length, unsigned *port) {
     static struct floor_range range;
+    if (sodium_init() < 0) return NULL;
     if (strlen(db_path) >= sizeof range.path || strlen(bucket) >= sizeof range.bucket || strlen(after) >= sizeof range.after
         || strlen(through) >= sizeof range.through) return NULL;
     strcpy(range.path, db_path);
@@ -315,20 +374,40 @@ void *efferent_floor_range_start(const char *db_path, const char *bucket, const 
     strcpy(range.after, after);
     strcpy(range.through, through);
     range.max_days = max_days;
-    // The select must work before anything is measured: a floor that fails would look fast.
+    memcpy(range.public_key, public_key, 32);
+    memcpy(range.signature, signature, 64);
+    range.message = malloc(message_length);
+    if (range.message == NULL) return NULL;
+    memcpy(range.message, message, message_length);
+    range.message_length = message_length;
+    pthread_mutex_init(&range.lock, NULL);
+    pthread_cond_init(&range.returned, NULL);
+    range.idle_count = 0;
+    range.opened = 0;
+    // The signature and the select must work before anything is measured: a floor that fails
+    // would look fast.
     size_t length = 0;
     uint8_t *probe = range_frame(&range, &length);
-    if (probe == NULL || length == 0) { free(probe); return NULL; }
+    if (probe == NULL || length == 0) { free(probe); efferent_floor_range_stop(&range); return NULL; }
     free(probe);
-    range.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, range_answer, &range,
-                                    MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 1024, MHD_OPTION_END);
-    if (range.daemon == NULL) return NULL;
+    range.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC,
+                                    0, NULL, NULL, range_answer, &range, MHD_OPTION_CONNECTION_LIMIT, 512,
+                                    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 * 1024, MHD_OPTION_END);
+    if (range.daemon == NULL) { efferent_floor_range_stop(&range); return NULL; }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(range.daemon, MHD_DAEMON_INFO_BIND_PORT);
-    if (info == NULL || info->port == 0) { MHD_stop_daemon(range.daemon); return NULL; }
+    if (info == NULL || info->port == 0) { efferent_floor_range_stop(&range); return NULL; }
     *port = info->port;
     return &range;
 }
 
 void efferent_floor_range_stop(void *handle) {
-    MHD_stop_daemon(((struct floor_range *)handle)->daemon);
+    struct floor_range *range = handle;
+    if (range->daemon != NULL) MHD_stop_daemon(range->daemon);
+    range->daemon = NULL;
+    while (range->idle_count > 0) range_close(&range->idle[--range->idle_count]);
+    range->opened = 0;
+    free(range->message);
+    range->message = NULL;
+    pthread_cond_destroy(&range->returned);
+    pthread_mutex_destroy(&range->lock);
 }

@@ -9,6 +9,8 @@ import FoundationNetworking
 struct BenchWriter {
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
+    let readKey: Ed25519PrivateKey
+    init() { readKey = reading.readKey }
     var bucket: BucketID { reading.bucket }
     var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
@@ -16,6 +18,24 @@ struct BenchWriter {
         let headers = SignedHeaders(signing: SignedMessage.claim(bucket: bucket, timestamp: now), with: writer, role: .writer, timestamp: now)
         let (status, _) = try Self.send("PUT", "http://127.0.0.1:\(port)/b/\(bucket)", headers: headers.fields, body: [])
         guard status == 201 else { throw BenchError("claim answered \(status)") }
+    }
+
+    /// `PUT /b/<b>/reader`: from now on the archive answers only reads signed with the read key (§7),
+    /// as every real archive does once its owner has run `efferent init`.
+    func registerReader(_ port: Int) throws {
+        let body = readKey.publicKey.rawRepresentation
+        let headers = SignedHeaders(signing: SignedMessage.reader(bucket: bucket, timestamp: now, body: body), with: writer,
+                                    role: .writer, timestamp: now)
+        let (status, _) = try Self.send("PUT", "http://127.0.0.1:\(port)/b/\(bucket)/reader", headers: headers.fields, body: body)
+        guard status == 200 || status == 201 else { throw BenchError("registering the read key answered \(status)") }
+    }
+
+    /// The headers of a read of `target` signed now with the read key, and the message they sign.
+    func signedRead(_ target: String) -> (headers: [(name: String, value: String)], message: [UInt8], signature: [UInt8]) {
+        let time = now
+        let message = SignedMessage.read(bucket: bucket, target: target, timestamp: time)
+        let headers = SignedHeaders(signing: message, with: readKey, role: .reader, timestamp: time)
+        return (headers.fields, message, headers.signature)
     }
 
     /// Uploads one frame; returns its size.
@@ -29,8 +49,9 @@ struct BenchWriter {
         return body.count
     }
 
+    /// A read, signed with the read key (the service ignores the signature until one is registered).
     func get(_ path: String, port: Int) throws -> [UInt8] {
-        let (status, body) = try Self.send("GET", "http://127.0.0.1:\(port)\(path)", headers: [], body: [])
+        let (status, body) = try Self.send("GET", "http://127.0.0.1:\(port)\(path)", headers: signedRead(path).headers, body: [])
         guard status == 200 else { throw BenchError("GET \(path) answered \(status)") }
         return body
     }

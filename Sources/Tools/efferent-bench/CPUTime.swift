@@ -36,6 +36,15 @@ struct CPUTime {
         return CPUTime(byName: byName, busy: busy, wall: Date())
     }
 
+    /// CPU seconds one process has used (utime + stime), this one for nil; 0 when it cannot be read.
+    static func seconds(of pid: Int32?) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / tick
+    }
+
     /// CPU seconds per name between `start` and now, the machine's busy seconds, and the share of
     /// every core that was busy.
     static func since(_ start: CPUTime) -> (byName: [String: Double], busy: Double, utilisation: Double) {

@@ -45,35 +45,33 @@ enum ServerBench {
         }
         efferent_floor_http_stop(pageDaemon)
 
-        // 32 readers asking for 92-day ranges, against a bare handler returning the same bytes.
+        // 32 readers asking for 92-day ranges, each read signed with the archive's read key (§7)
+        // as every real reader's is (wrk replays one signed request; the service checks each).
+        try owner.registerReader(server.port)
         let rangePath = "/b/\(owner.bucket)/d?from=\(decade[400].0)&to=\(decade[491].0)"
         let answer = try owner.get(rangePath, port: server.port)
         guard try Frame.unpack(answer, allowingEmpty: true).count == 92 else { throw BenchError("the range answer did not hold 92 days") }
-        let efferentRange = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
-        var barePort: UInt32 = 0
-        guard let bare = efferent_floor_http_start(answer, answer.count, 2, &barePort) else { throw BenchError("the bare daemon did not start") }
-        let bareRange = try Wrk.run(url: "http://127.0.0.1:\(barePort)/range", threads: 2, connections: 32)
-        efferent_floor_http_stop(bare)
+        let (status, _) = try BenchWriter.send("GET", "http://127.0.0.1:\(server.port)\(rangePath)", headers: [], body: [])
+        guard status == 401 || status == 403 else { throw BenchError("an unsigned range read answered \(status), not a refusal") }
 
-        // The fair floor: the same SQLite range select over the service's own file, answered through
-        // libmicrohttpd in C (same days, same frame), under the same load.
+        // The fair floor: the same signed read answered in C — the signature checked with
+        // libsodium, the same SQLite range select over the service's own file, the same frame,
+        // libmicrohttpd with the service's thread per connection — under the same load.
+        let signed = owner.signedRead(rangePath)
         var floorPort: UInt32 = 0
         guard let floor = efferent_floor_range_start(work + "/data/archive.sqlite", owner.bucket.rawValue, decade[399].0.description,
-                                                     decade[491].0.description, 92, 2, &floorPort) else {
-            throw BenchError("the SQLite range floor did not start (or its select found nothing)")
+                                                     decade[491].0.description, 92, owner.readKey.publicKey.rawRepresentation,
+                                                     signed.signature, signed.message, signed.message.count, &floorPort) else {
+            throw BenchError("the SQLite range floor did not start (or its signature or select failed)")
         }
+        defer { efferent_floor_range_stop(floor) }
         let floorAnswer = try BenchWriter.plainGet("http://127.0.0.1:\(floorPort)/range")
         guard floorAnswer == answer else { throw BenchError("the SQLite range floor's frame differs from the service's") }
-        let floorRange = try Wrk.run(url: "http://127.0.0.1:\(floorPort)/range", threads: 2, connections: 32)
-        efferent_floor_range_stop(floor)
-
-        // The same readers while one writer keeps uploading month frames to another archive.
-        let busyWriter = BenchWriter()
-        try busyWriter.claim(server.port)
-        let uploading = UploadLoop(writer: busyWriter, frames: frames, port: server.port)
-        uploading.start()
-        let rangeUnderWrites = try Wrk.run(url: "http://127.0.0.1:\(server.port)\(rangePath)", threads: 2, connections: 32)
-        let uploadsDuring = uploading.stop()
+        var barePort: UInt32 = 0
+        guard let bare = efferent_floor_http_start(answer, answer.count, 2, &barePort) else { throw BenchError("the bare daemon did not start") }
+        defer { efferent_floor_http_stop(bare) }
+        let ranges = try RangeRounds.run(server: server, reader: owner, path: rangePath, floorPort: floorPort, barePort: barePort,
+                                         frames: frames)
 
         // 4 writers storing month frames into 4 archives, against SQLite inserting the same rows.
         var scripts = [String]()
@@ -98,20 +96,25 @@ enum ServerBench {
         Measure.header("Service: efferent-server (release) on loopback, wrk, 2 cores shared with the load")
         Measure.row("first upload of the decade", Measure.format(uploadTime, "s", digits: 2),
                     "\(frames.count) requests, \(uploadedBytes / 1024) KiB", ratio: nil, goal: "")
-        Measure.row("range answers (92 days), 32 readers", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
-                    "bare MHD " + Measure.format(bareRange.requestsPerSecond, "req/s", digits: 0),
-                    ratio: efferentRange.bytesPerSecond / bareRange.bytesPerSecond, goal: "≥ 0.50× bytes/s")
-        Measure.row("range answers beside the same select in C", Measure.format(efferentRange.requestsPerSecond, "req/s", digits: 0),
-                    "C SQLite+MHD " + Measure.format(floorRange.requestsPerSecond, "req/s", digits: 0),
-                    ratio: efferentRange.requestsPerSecond / floorRange.requestsPerSecond, goal: "≥ 0.70×")
-        Measure.row("range answer p99, 32 connections", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
-                    "bare MHD " + Measure.format(bareRange.p99Milliseconds, "ms", digits: 2),
-                    ratio: efferentRange.p99Milliseconds / bareRange.p99Milliseconds, goal: "< 20 ms")
-        Measure.row("range answer p99 beside C SQLite+MHD", Measure.format(efferentRange.p99Milliseconds, "ms", digits: 2),
-                    "C SQLite+MHD " + Measure.format(floorRange.p99Milliseconds, "ms", digits: 2),
-                    ratio: efferentRange.p99Milliseconds / floorRange.p99Milliseconds, goal: "")
-        Measure.row("range p99 while a writer uploads", Measure.format(rangeUnderWrites.p99Milliseconds, "ms", digits: 2),
-                    "\(uploadsDuring) frames uploaded meanwhile", ratio: nil, goal: "< 20 ms")
+        let rounds = "median of \(ranges.rounds.count) rounds, "
+        Measure.row("range answers (92 days), 32 readers", Measure.format(ranges.median { $0.service.requestsPerSecond }, "req/s", digits: 0),
+                    "bare MHD " + Measure.format(ranges.median { $0.bare.requestsPerSecond }, "req/s", digits: 0),
+                    ratio: ranges.median { $0.service.bytesPerSecond / $0.bare.bytesPerSecond }, goal: "≥ 0.50× bytes/s")
+        Measure.row("signed range answers beside the same in C", Measure.format(ranges.median { $0.service.requestsPerSecond }, "req/s", digits: 0),
+                    "C SQLite+MHD " + Measure.format(ranges.median { $0.floor.requestsPerSecond }, "req/s", digits: 0),
+                    ratio: ranges.median { $0.service.requestsPerSecond / $0.floor.requestsPerSecond }, goal: "≥ 0.70×")
+        Measure.row("  \(rounds)ratios", ranges.spread({ $0.service.requestsPerSecond / $0.floor.requestsPerSecond }, digits: 2), "", ratio: nil, goal: "")
+        Measure.row("CPU per signed range answer", Measure.format(ranges.median { $0.serviceCPU } * 1e6, "µs", digits: 0),
+                    "C SQLite+MHD " + Measure.format(ranges.median { $0.floorCPU } * 1e6, "µs", digits: 0),
+                    ratio: ranges.median { $0.serviceCPU / $0.floorCPU }, goal: "")
+        Measure.row("range answer p99, 32 connections", Measure.format(ranges.median { $0.service.p99Milliseconds }, "ms", digits: 2),
+                    "C SQLite+MHD " + Measure.format(ranges.median { $0.floor.p99Milliseconds }, "ms", digits: 2),
+                    ratio: ranges.median { $0.service.p99Milliseconds / $0.floor.p99Milliseconds }, goal: "< 20 ms")
+        Measure.row("  \(rounds)p99 ms", ranges.spread({ $0.service.p99Milliseconds }, digits: 1),
+                    "bare MHD " + Measure.format(ranges.median { $0.bare.p99Milliseconds }, "ms", digits: 2), ratio: nil, goal: "")
+        Measure.row("range p99 while a writer uploads", Measure.format(ranges.median { $0.underWrites.p99Milliseconds }, "ms", digits: 2),
+                    "\(ranges.rounds.map(\.uploadsDuring).reduce(0, +)) frames uploaded meanwhile", ratio: nil, goal: "< 20 ms")
+        Measure.row("  \(rounds)p99 ms", ranges.spread({ $0.underWrites.p99Milliseconds }, digits: 1), "", ratio: nil, goal: "")
         Measure.row("month frames stored, 4 writers", Measure.format(frameRun.requestsPerSecond, "frames/s", digits: 0),
                     "raw SQLite " + Measure.format(rawFrames, "frames/s", digits: 0),
                     ratio: frameRun.requestsPerSecond / rawFrames, goal: "≥ 0.30×")
@@ -119,8 +122,8 @@ enum ServerBench {
                     "bare MHD " + Measure.format(bareListTime * 1000, "ms", digits: 1),
                     ratio: listTime / bareListTime, goal: "")
         Measure.row("service peak RSS", Measure.format(rss, "MiB", digits: 1), "", ratio: nil, goal: "< 100 MB")
-        if frameRun.non2xx > 0 || efferentRange.non2xx > 0 || rangeUnderWrites.non2xx > 0 {
-            throw BenchError("the service refused \(frameRun.non2xx + efferentRange.non2xx + rangeUnderWrites.non2xx) requests under load")
+        if frameRun.non2xx > 0 || ranges.refused > 0 {
+            throw BenchError("the service refused \(frameRun.non2xx + ranges.refused) requests under load")
         }
     }
 }

@@ -7,11 +7,16 @@ struct Wrk {
     let bytesPerSecond: Double
     let p99Milliseconds: Double
     let non2xx: Int
+    /// Answers completed in the run.
+    let requests: Int
 
-    static func run(url: String, threads: Int, connections: Int, seconds: Int = 5, script: String? = nil) throws -> Wrk {
+    /// `headers` go on every request (a signed read's three).
+    static func run(url: String, threads: Int, connections: Int, seconds: Int = 5, script: String? = nil,
+                    headers: [(name: String, value: String)] = []) throws -> Wrk {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0] } ?? []) + [url]
+        process.arguments = ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0] } ?? [])
+            + headers.flatMap { ["-H", "\($0.name): \($0.value)"] } + [url]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -24,7 +29,10 @@ struct Wrk {
         guard let rps = number(after: "Requests/sec:"), let transfer = number(after: "Transfer/sec:"),
               let p99 = number(after: "99%") else { throw BenchError("could not read wrk's output:\n\(text)") }
         let non2xx = text.split(separator: "\n").first { $0.contains("Non-2xx") }?.split(separator: " ").last.flatMap { Int($0) } ?? 0
-        return Wrk(requestsPerSecond: rps, bytesPerSecond: transfer, p99Milliseconds: p99 * 1000, non2xx: non2xx)
+        // "  12345 requests in 5.00s, 1.50GB read"
+        let requests = text.split(separator: "\n").first { $0.contains(" requests in ") }?
+            .split(separator: " ").first.flatMap { Int($0) } ?? 0
+        return Wrk(requestsPerSecond: rps, bytesPerSecond: transfer, p99Milliseconds: p99 * 1000, non2xx: non2xx, requests: requests)
     }
 
     struct Job: Sendable {

@@ -26,10 +26,13 @@ void efferent_floor_http_stop(void *daemon);
 int efferent_floor_sqlite_insert(const char *path, const uint8_t *blob, size_t blob_length,
                                  int rows, int per_transaction);
 
-// libmicrohttpd (thread pool of `threads`) answering every request by running the service's own
-// range select over the SQLite archive at `db_path` (read-only) — days of `bucket` after `after`
-// through `through`, at most `max_days` — and sending the rows as a frame. NULL on failure
-// (including a select that returns nothing); the bound port is written to *port.
-void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through,
-                                 int max_days, unsigned threads, unsigned *port);
+// libmicrohttpd answering every request as the service answers a signed range read: the Ed25519
+// `signature` of `message` by `public_key` checked, then the service's own range select over the
+// SQLite archive at `db_path` (read-only) — days of `bucket` after `after` through `through`, at
+// most `max_days` — sent as a frame. The service's threading model: one thread per connection,
+// read connections from a pool of 16. NULL on failure (a signature that does not verify or a
+// select that returns nothing included); the bound port is written to *port.
+void *efferent_floor_range_start(const char *db_path, const char *bucket, const char *after, const char *through, int max_days,
+                                 const uint8_t public_key[32], const uint8_t signature[64], const uint8_t *message,
+                                 size_t message_length, unsigned *port);
 void efferent_floor_range_stop(void *handle);
