@@ -38,6 +38,16 @@ public enum LoopbackPort {
         return false
     }
 
+    /// Starts `process` (a server given `--listen 127.0.0.1:0`) with its standard error written to
+    /// a new file at `log`, and returns the port it announces there (`announced(by:log:)`).
+    public static func launch(_ process: Process, log: String) throws -> Int {
+        FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
+        try process.run()
+        guard let port = announced(by: process, log: log) else { throw CocoaError(.executableLoad) }
+        return port
+    }
+
     /// Waits until a server started with `--listen 127.0.0.1:0`, its standard error going to the
     /// file at `log`, says there which port the kernel gave it —
     /// `{"listening":"http://127.0.0.1:PORT",…}` — and returns the port. A port the server chose

@@ -88,12 +88,8 @@ final class RunningServer {
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
         process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
         let log = NSTemporaryDirectory() + "efferent-server-\(UUID().uuidString).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: log) }
-        process.standardError = FileHandle(forWritingAtPath: log)
-        try process.run()
-        guard let port = LoopbackPort.announced(by: process, log: log) else { throw CocoaError(.executableLoad) }
-        self.port = port
+        port = try LoopbackPort.launch(process, log: log)
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

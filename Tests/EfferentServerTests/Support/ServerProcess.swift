@@ -39,12 +39,8 @@ final class ServerProcess {
     init(store: [String], arguments: [String] = ServerProcess.testArguments) throws {
         process.executableURL = ServerProcess.binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:0"] + arguments
-        FileManager.default.createFile(atPath: logFile, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: logFile)
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        guard let port = LoopbackPort.announced(by: process, log: logFile) else { throw CocoaError(.executableLoad) }
-        self.port = port
+        port = try LoopbackPort.launch(process, log: logFile)
     }
 
     /// Runs one `efferent-server` command to its end: its exit status and what it printed.
