@@ -118,3 +118,62 @@ import Testing
         #expect(!harness.log.all.joined().contains("Anna"))
     }
 }
+
+/// Samples are found by UUID (§6.2–6.3) whether they are still among the rows the store holds in
+/// memory or already moved into `phone_uuid`, across a failed batch and another connection's writes.
+@Suite struct PhoneSampleIndexTests {
+    static let rate = "HKQuantityTypeIdentifierHeartRate"
+
+    static func uuid(_ n: Int) -> String { String(format: "BBBBBBBB-0000-4000-8000-%012d", n) }
+    static func sample(_ n: Int) -> String {
+        PulsBatchText.quantity(uuid: uuid(n), type: rate, start: 1_718_000_000_000 + Double(n) * 60_000, end: 1_718_000_000_000 + Double(n) * 60_000,
+                               value: Double(60 + n), unit: "count/min")
+    }
+    static func deletion(_ n: Int) -> String { PulsBatchText.deletion(uuid: uuid(n).lowercased(), type: rate) }
+
+    func merged(_ store: SourceStore) throws -> Int {
+        try store.serialized { Int(try store.db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } ?? 0) }
+    }
+
+    @Test func samplesAreFoundByUUIDBeforeAndAfterTheyMove() async throws {
+        let harness = try await ReceiverHarness()
+        harness.store.serialized {
+            harness.store.phoneMergeEvery = 3
+            harness.store.phoneSampleIndex = nil
+        }
+        // Four new samples reach the mark and move; the next two stay in memory.
+        #expect(try harness.post(PulsBatchText.batch(samples: (1...4).map(Self.sample))).counts == [4, 0, 0, 0, 0, 0, 0])
+        #expect(try merged(harness.store) == 4)
+        #expect(try harness.post(PulsBatchText.batch(samples: [5, 6, 1].map(Self.sample))).counts == [2, 0, 1, 0, 0, 0, 0])
+        #expect(try merged(harness.store) == 4)
+
+        // Duplicates and deletions found in both places; a deleted UUID sent again is new.
+        let mixed = try harness.post(PulsBatchText.batch(samples: [2, 5].map(Self.sample), deletions: [3, 6].map(Self.deletion)))
+        #expect(mixed.counts == [0, 2, 2, 0, 0, 0, 0])
+        #expect(try merged(harness.store) == 3)
+        #expect(try harness.post(PulsBatchText.batch(samples: [3].map(Self.sample))).counts == [1, 0, 0, 0, 0, 0, 0])
+
+        // A batch that fails after its samples were numbered and its deletion applied: none of it
+        // counts as stored, and the sample it deleted is still there.
+        try harness.store.serialized {
+            try harness.store.db.execute("CREATE TEMP TRIGGER refuse AFTER UPDATE ON phone_batch BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        }
+        #expect(try harness.post(PulsBatchText.batch(samples: [7, 8, 4].map(Self.sample), deletions: [Self.deletion(3)])).status == 503)
+        try harness.store.serialized { try harness.store.db.execute("DROP TRIGGER temp.refuse") }
+        #expect(try harness.post(PulsBatchText.batch(samples: [7, 8, 4, 3].map(Self.sample))).counts == [2, 0, 2, 0, 0, 0, 0])
+
+        // Another connection's batch (another process on the same store): this one sees its samples.
+        let other = try SourceStore(path: harness.store.path, zone: harness.store.zone)
+        let reader = other.batchReader(run: harness.receiver.profiles[0].run)
+        try reader.feed(Array(PulsBatchText.batch(samples: [9, 5].map(Self.sample)).utf8))
+        let counts = try other.commit(try reader.finish(), token: harness.phoneID, run: harness.receiver.profiles[0].run)
+        #expect(counts.accepted == 1 && counts.duplicates == 1, "the other store read the rows held in memory here from the file")
+        #expect(try harness.post(PulsBatchText.batch(samples: [9, 10].map(Self.sample))).counts == [1, 0, 1, 0, 0, 0, 0])
+
+        let stored = try harness.store.serialized {
+            try harness.store.db.statement("SELECT count(*), count(DISTINCT uuid) FROM phone_sample").first { [$0.int64(0), $0.int64(1)] }
+        }
+        #expect(stored == [9, 9], "1, 2, 3, 4, 5, 7, 8, 9, 10: each UUID once")
+        #expect(try harness.store.recordCount() == 9)
+    }
+}

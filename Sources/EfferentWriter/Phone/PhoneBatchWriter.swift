@@ -8,13 +8,15 @@ struct PhoneBatchWriter {
     let db: SQLiteConnection
     let batch: PulsBatch
     let rows: RecordInserter
+    let index: PhoneSampleIndex
     /// Days changed by something other than an added record (a replaced ring, a deletion, a bucket).
     var marked = Set<String>()
 
-    init(store: SourceStore, db: SQLiteConnection, batch: PulsBatch, run: Int64) throws {
+    init(store: SourceStore, db: SQLiteConnection, batch: PulsBatch, run: Int64, samples: PhoneSampleIndex) throws {
         self.store = store
         self.db = db
         self.batch = batch
+        index = samples
         rows = try RecordInserter(db: db, run: run, touchingExisting: false)
     }
 
@@ -40,33 +42,32 @@ struct PhoneBatchWriter {
     /// workout its route or series lines named first is completed, not duplicated.
     private func samples(_ counts: inout SourceStore.PhoneBatchCounts) throws {
         let insert = try db.statement("""
-            INSERT OR IGNORE INTO phone_sample (uuid, type, kind, start, source, device, present) VALUES (?, ?, ?, ?, ?, ?, 1)
+            INSERT INTO phone_sample (sid, uuid, type, kind, start, source, device, present) VALUES (?, ?, ?, ?, ?, ?, ?, 1)
             """)
-        let known = try db.statement("SELECT sid, present FROM phone_sample WHERE uuid = ?")
         let complete = try db.statement("UPDATE phone_sample SET type = ?, kind = ?, start = ?, source = ?, device = ?, present = 1 WHERE sid = ?")
         for mapped in batch.samples {
             let sample = mapped.line
-            let uuid: SQLiteValue = .blob(sample.uuid.bytes)
             let source: SQLiteValue = sample.source.map { .text($0) } ?? .null, device: SQLiteValue = sample.device.map { .text($0) } ?? .null
-            // Bound one by one: no arrays built for each of a backfill's samples.
-            insert.rewind()
-            try insert.bind(1, uuid)
-            try insert.bind(2, .text(sample.type))
-            try insert.bind(3, .text(sample.kind))
-            try insert.bind(4, .real(sample.start))
-            try insert.bind(5, source)
-            try insert.bind(6, device)
-            while try insert.step() {}
-            var sid: Int64
-            if db.changes == 1 {
-                sid = db.lastInsertRowID
-            } else {
-                guard let (existing, present) = try known.first([uuid], { ($0.int64(0), $0.int64(1) == 1) }), !present else {
+            let sid: Int64
+            if let (existing, present) = try index.find(sample.uuid) {
+                guard !present else {
                     counts.duplicates += 1
                     continue
                 }
                 sid = existing
                 try complete.run([.text(sample.type), .text(sample.kind), .real(sample.start), source, device, .integer(sid)])
+            } else {
+                sid = index.add(sample.uuid)
+                // Bound one by one: no arrays built for each of a backfill's samples.
+                insert.rewind()
+                try insert.bind(1, .integer(sid))
+                try insert.bind(2, .blob(sample.uuid.bytes))
+                try insert.bind(3, .text(sample.type))
+                try insert.bind(4, .text(sample.kind))
+                try insert.bind(5, .real(sample.start))
+                try insert.bind(6, source)
+                try insert.bind(7, device)
+                while try insert.step() {}
             }
             counts.accepted += 1
             try insertRecords(mapped.records, sample: sid, &counts)
@@ -98,10 +99,11 @@ struct PhoneBatchWriter {
 
     /// The workout's row, made as a placeholder (present = 0) when its points come first.
     private func workoutSample(_ uuid: PulsUUID) throws -> Int64 {
-        if let sid = try db.statement("SELECT sid FROM phone_sample WHERE uuid = ?").first([.blob(uuid.bytes)], { $0.int64(0) }) { return sid }
-        try db.statement("INSERT INTO phone_sample (uuid, type, kind, present) VALUES (?, 'HKWorkoutTypeIdentifier', 'workout', 0)")
-            .run([.blob(uuid.bytes)])
-        return db.lastInsertRowID
+        if let (sid, _) = try index.find(uuid) { return sid }
+        let sid = index.add(uuid)
+        try db.statement("INSERT INTO phone_sample (sid, uuid, type, kind, present) VALUES (?, ?, 'HKWorkoutTypeIdentifier', 'workout', 0)")
+            .run([.integer(sid), .blob(uuid.bytes)])
+        return sid
     }
 
     /// §6.4: each bucket replaces what its identity held, a `null` clearing the value. A bucket that
@@ -163,11 +165,10 @@ struct PhoneBatchWriter {
     /// records were on are sealed again (and the next, where a total reached past midnight).
     private mutating func deletions(_ counts: inout SourceStore.PhoneBatchCounts) throws {
         guard !batch.deletions.isEmpty else { return }
-        let find = try db.statement("SELECT sid, present FROM phone_sample WHERE uuid = ?")
         let days = try db.statement("SELECT day, max(total) FROM record WHERE sample = ? GROUP BY day")
         for deletion in batch.deletions {
             let uuid: SQLiteValue = .blob(deletion.uuid.bytes)
-            guard let (sid, present) = try find.first([uuid], { ($0.int64(0), $0.int64(1) == 1) }) else { continue }
+            guard let (sid, present) = try index.find(deletion.uuid) else { continue }
             for (day, total) in try days.rows([.integer(sid)], { ($0.text(0), $0.int64(1) == 1) }) {
                 marked.insert(day)
                 if total, let next = CalendarDay(day)?.next { marked.insert(next.description) }
@@ -176,6 +177,7 @@ struct PhoneBatchWriter {
             try db.statement("DELETE FROM phone_route_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_series_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_sample WHERE sid = ?").run([.integer(sid)])
+            try index.removed(deletion.uuid)
             if present { counts.deleted += 1 }
         }
     }

@@ -28,6 +28,11 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The 16 bytes hashed at once, not one element at a time: the receiver looks up every sample's UUID.
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     /// The canonical 8-4-4-4-12 form, any case; nil for anything else.
     public init?(_ text: String) {
         let utf8 = Array(text.utf8)

@@ -44,12 +44,23 @@ extension SourceStore {
         }
     }
 
+    /// Phone samples by UUID, read again when another connection has written since.
+    func phoneSamples() throws -> PhoneSampleIndex {
+        try serialized {
+            if let index = phoneSampleIndex, try PhoneSampleIndex.dataVersion(db) == index.dataVersion { return index }
+            let index = try PhoneSampleIndex(db: db, mergeEvery: phoneMergeEvery)
+            phoneSampleIndex = index
+            return index
+        }
+    }
+
     /// A workout an earlier batch brought, as the reader files its route and series under it.
     func earlierWorkout(_ uuid: String) throws -> SourceRecord? {
         guard let key = PulsUUID(uuid) else { return nil }
         return try serialized {
-            try db.statement("SELECT type, source, device, start FROM phone_sample WHERE uuid = ? AND present = 1 AND kind = 'workout'")
-                .first([.blob(key.bytes)]) { row in
+            guard let (sid, _) = try phoneSamples().find(key) else { return nil }
+            return try db.statement("SELECT type, source, device, start FROM phone_sample WHERE sid = ? AND present = 1 AND kind = 'workout'")
+                .first([.integer(sid)]) { row in
                     SourceRecord(kind: .workout, type: row.text(0), source: row.optionalText(1) ?? "", deviceModel: row.optionalText(2),
                                  start: row.double(3) / 1000, end: row.double(3) / 1000)
                 }
@@ -65,22 +76,35 @@ extension SourceStore {
             // Read before another batch's zone re-cut the store: its days are cut again here.
             var batch = batch
             if batch.zone != zone.identifier { batch.refile(in: zone) }
-            return try db.write {
-                var counts = PhoneBatchCounts()
-                let reserved = try db.statement("INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted) VALUES (?, ?, ?, ?, 0)")
-                try reserved.run([.blob(batch.header.batchID.bytes), .integer(token), .real(now), .integer(Int64(batch.samples.count))])
-                if db.changes == 0 {
-                    counts.replayed = true
-                    counts.duplicates = batch.samples.count
-                } else {
-                    var writer = try PhoneBatchWriter(store: self, db: db, batch: batch, run: run)
-                    try writer.write(&counts)
-                    try db.statement("UPDATE phone_batch SET accepted = ? WHERE batch_id = ?")
-                        .run([.integer(Int64(counts.accepted)), .blob(batch.header.batchID.bytes)])
-                }
-                try recordBatch(batch, counts: counts, token: token, now: now)
-                return counts
+            let samples = try phoneSamples()
+            do {
+                return try write(batch, samples: samples, token: token, run: run, now: now)
+            } catch {
+                // The rollback took back rows the index's memory may already hold.
+                phoneSampleIndex = nil
+                throw error
             }
+        }
+    }
+
+    /// The batch's writes and the phone's counters, in one transaction.
+    private func write(_ batch: PulsBatch, samples: PhoneSampleIndex, token: Int64, run: Int64, now: Double) throws -> PhoneBatchCounts {
+        try db.write {
+            var counts = PhoneBatchCounts()
+            let reserved = try db.statement("INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted) VALUES (?, ?, ?, ?, 0)")
+            try reserved.run([.blob(batch.header.batchID.bytes), .integer(token), .real(now), .integer(Int64(batch.samples.count))])
+            if db.changes == 0 {
+                counts.replayed = true
+                counts.duplicates = batch.samples.count
+            } else {
+                var writer = try PhoneBatchWriter(store: self, db: db, batch: batch, run: run, samples: samples)
+                try writer.write(&counts)
+                try db.statement("UPDATE phone_batch SET accepted = ? WHERE batch_id = ?")
+                    .run([.integer(Int64(counts.accepted)), .blob(batch.header.batchID.bytes)])
+                try samples.mergeIfDue()
+            }
+            try recordBatch(batch, counts: counts, token: token, now: now)
+            return counts
         }
     }
 

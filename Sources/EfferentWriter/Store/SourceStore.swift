@@ -23,6 +23,11 @@ public final class SourceStore: @unchecked Sendable {
     public var zone: ZoneCalendar { serialized { currentZone } }
     /// The database file (its write-ahead log is this with `-wal`).
     public let path: String
+    /// Phone samples by UUID (`phoneSamples()`); nil until a phone's batch needs it, and again
+    /// after a transaction that may have changed it failed.
+    var phoneSampleIndex: PhoneSampleIndex?
+    /// Rows the index holds in memory before they move into `phone_uuid` (tests make it small).
+    var phoneMergeEvery = PhoneSampleIndex.mergeEvery
 
     public init(path: String, zone: ZoneCalendar) throws {
         self.path = path

@@ -258,6 +258,32 @@ enum WriterSchema {
         -- Per type: batches that carried it and when the last came (GET /v1/stats).
         CREATE TABLE phone_type (type TEXT PRIMARY KEY, batches INTEGER NOT NULL, last_batch REAL NOT NULL);
         """),
+        (7, """
+        -- A phone sample's UUID is no longer a unique index that every batch updates: UUIDs are
+        -- random, so each 1,000-sample commit rewrote hundreds of that index's pages (a 184,464-
+        -- sample backfill wrote 532 MB where an import of the same records writes 60 MB).
+        -- phone_uuid holds them in UUID order and is filled in bulk; the rows added since (sid
+        -- above meta 'phone-uuids-merged') the receiver keeps in memory and numbers itself, always
+        -- above the mark (PhoneSampleIndex).
+        CREATE TABLE phone_sample_v7 (
+            sid INTEGER PRIMARY KEY,
+            uuid BLOB NOT NULL,
+            type TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            start REAL,
+            source TEXT,
+            device TEXT,
+            present INTEGER NOT NULL
+        );
+        INSERT INTO phone_sample_v7 (sid, uuid, type, kind, start, source, device, present)
+            SELECT sid, uuid, type, kind, start, source, device, present FROM phone_sample;
+        DROP TABLE phone_sample;
+        ALTER TABLE phone_sample_v7 RENAME TO phone_sample;
+        CREATE INDEX phone_sample_type ON phone_sample (type, start) WHERE present = 1;
+        CREATE TABLE phone_uuid (uuid BLOB PRIMARY KEY, sid INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO phone_uuid (uuid, sid) SELECT uuid, sid FROM phone_sample ORDER BY uuid;
+        INSERT OR REPLACE INTO meta (key, value) SELECT 'phone-uuids-merged', CAST(coalesce(max(sid), 0) AS TEXT) FROM phone_sample;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

@@ -1,0 +1,89 @@
+import EfferentSQLite
+
+/// Finds a phone sample by its HealthKit UUID (Puls Sync Protocol v1 §6.2–6.3) without a UUID
+/// index that every batch rewrites.
+///
+/// UUIDs are random, so a B-tree keyed by them takes each batch's 1,000 new keys on as many
+/// different pages, and a commit writes every page it changed: a 184,464-sample backfill wrote
+/// 532 MB, where an import of the same records writes 60 MB. So the UUIDs live in two places:
+/// `phone_uuid` (UUID order), filled in bulk, and the rows added since (`sid` above the mark
+/// stored in `meta`), which this index holds in memory and moves into `phone_uuid`
+/// `mergeEvery` at a time, sorted, in the transaction of the batch that reaches the mark.
+/// New rows take their `sid` from here, always above the mark (SQLite's own choice reuses the
+/// highest `sid` once its row is deleted, which could fall below it), so the rows above the
+/// mark are exactly the ones `phone_uuid` lacks.
+///
+/// The memory is a copy of the store, right only while the store's transactions commit: the
+/// store drops it when one fails or when another connection has written (`PRAGMA data_version`),
+/// and it is read again from the rows above the mark. Used only under the store's lock.
+final class PhoneSampleIndex {
+    static let markKey = "phone-uuids-merged"
+    /// Rows held in memory before they move into `phone_uuid`: about 3 MB, and a move of this
+    /// many sorted keys rewrites each page of `phone_uuid` at most once.
+    static let mergeEvery = 50_000
+
+    private let db: SQLiteConnection
+    private let mergeEvery: Int
+    /// Every row with a `sid` above this is in `recent`, none of them in `phone_uuid`.
+    private var mark: Int64
+    /// The highest `sid` handed out or stored, at least the mark.
+    private var top: Int64
+    private var recent: [PulsUUID: Int64] = [:]
+    /// The database's `data_version` when this copy was read: another connection's commit changes it.
+    let dataVersion: Int64
+    // Prepared once: looked up for every sample of a backfill.
+    private let presence: SQLiteStatement
+    private let merged: SQLiteStatement
+
+    init(db: SQLiteConnection, mergeEvery: Int = PhoneSampleIndex.mergeEvery) throws {
+        self.db = db
+        self.mergeEvery = mergeEvery
+        dataVersion = try Self.dataVersion(db)
+        mark = try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(Self.markKey)]) { Int64($0.text(0)) ?? 0 } ?? 0
+        top = max(mark, try db.statement("SELECT max(sid) FROM phone_sample").first { $0.int64(0) } ?? 0)
+        let rows = try db.statement("SELECT uuid, sid FROM phone_sample WHERE sid > ?")
+        _ = try rows.bind([.integer(mark)])
+        while try rows.step() { recent[PulsUUID(bytes: rows.blob(0))] = rows.int64(1) }
+        presence = try db.statement("SELECT present FROM phone_sample WHERE sid = ?")
+        merged = try db.statement("SELECT s.sid, s.present FROM phone_uuid u JOIN phone_sample s ON s.sid = u.sid WHERE u.uuid = ?")
+    }
+
+    static func dataVersion(_ db: SQLiteConnection) throws -> Int64 {
+        try db.statement("PRAGMA data_version").first { $0.int64(0) } ?? 0
+    }
+
+    /// The sample's row and whether it is present (0: a workout only its points have named).
+    func find(_ uuid: PulsUUID) throws -> (sid: Int64, present: Bool)? {
+        if let sid = recent[uuid] { return try presence.first([.integer(sid)]) { (sid, $0.int64(0) == 1) } }
+        return try merged.first([.blob(uuid.bytes)]) { ($0.int64(0), $0.int64(1) == 1) }
+    }
+
+    /// The `sid` for a new row of `uuid`; the caller inserts the row with it in this transaction.
+    func add(_ uuid: PulsUUID) -> Int64 {
+        top += 1
+        recent[uuid] = top
+        return top
+    }
+
+    /// A row the caller has just deleted.
+    func removed(_ uuid: PulsUUID) throws {
+        if recent.removeValue(forKey: uuid) == nil {
+            try db.statement("DELETE FROM phone_uuid WHERE uuid = ?").run([.blob(uuid.bytes)])
+        }
+    }
+
+    /// Moves the rows above the mark into `phone_uuid` once there are `mergeEvery` of them, inside
+    /// the caller's transaction.
+    func mergeIfDue() throws {
+        guard recent.count >= mergeEvery else { return }
+        // Sorted, so each page of phone_uuid is written once however many keys land on it.
+        // OR REPLACE: a UUID can only be here twice if a row escaped this index, and then the
+        // newer row is the one it names rather than a store that refuses every batch from now on.
+        try db.statement("INSERT OR REPLACE INTO phone_uuid (uuid, sid) SELECT uuid, sid FROM phone_sample WHERE sid > ? ORDER BY uuid")
+            .run([.integer(mark)])
+        try db.statement("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .run([.text(Self.markKey), .text(String(top))])
+        mark = top
+        recent.removeAll(keepingCapacity: true)
+    }
+}
