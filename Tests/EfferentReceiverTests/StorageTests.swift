@@ -139,7 +139,7 @@ import Testing
         let harness = try await ReceiverHarness()
         harness.store.serialized {
             harness.store.phoneMergeEvery = 3
-            harness.store.phoneSampleIndex = nil
+            harness.store.phoneSampleIndex?.invalidate()
         }
         // Four new samples reach the mark and move; the next two stay in memory.
         #expect(try harness.post(PulsBatchText.batch(samples: (1...4).map(Self.sample))).counts == [4, 0, 0, 0, 0, 0, 0])

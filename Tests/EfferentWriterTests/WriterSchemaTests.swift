@@ -120,7 +120,7 @@ import Testing
                 let found = try index.find(uuid)
                 #expect(sid == 17 ? found == nil : found?.sid == sid && found?.present == (sid % 10 != 0))
             }
-            #expect(index.add(PulsUUID(bytes: Array(repeating: 7, count: 16))) == 41, "above every sid stored")
+            #expect(try index.add(PulsUUID(bytes: Array(repeating: 7, count: 16))) == 41, "above every sid stored")
             let indexes = try migrated.db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'phone_sample' ORDER BY name")
                 .rows { $0.text(0) }
             #expect(indexes == ["phone_sample_type"], "no UUID index left to rewrite")

@@ -57,7 +57,7 @@ struct PhoneBatchWriter {
                 sid = existing
                 try complete.run([.text(sample.type), .text(sample.kind), .real(sample.start), source, device, .integer(sid)])
             } else {
-                sid = index.add(sample.uuid)
+                sid = try index.add(sample.uuid)
                 // Bound one by one: no arrays built for each of a backfill's samples.
                 insert.rewind()
                 try insert.bind(1, .integer(sid))
@@ -100,7 +100,7 @@ struct PhoneBatchWriter {
     /// The workout's row, made as a placeholder (present = 0) when its points come first.
     private func workoutSample(_ uuid: PulsUUID) throws -> Int64 {
         if let (sid, _) = try index.find(uuid) { return sid }
-        let sid = index.add(uuid)
+        let sid = try index.add(uuid)
         try db.statement("INSERT INTO phone_sample (sid, uuid, type, kind, present) VALUES (?, ?, 'HKWorkoutTypeIdentifier', 'workout', 0)")
             .run([.integer(sid), .blob(uuid.bytes)])
         return sid

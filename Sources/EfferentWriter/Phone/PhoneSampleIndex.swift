@@ -13,9 +13,12 @@ import EfferentSQLite
 /// highest `sid` once its row is deleted, which could fall below it), so the rows above the
 /// mark are exactly the ones `phone_uuid` lacks.
 ///
-/// The memory is a copy of the store, right only while the store's transactions commit: the
-/// store drops it when one fails or when another connection has written (`PRAGMA data_version`),
-/// and it is read again from the rows above the mark. Used only under the store's lock.
+/// A new UUID (every one of a backfill) is known new from a Bloom filter over all of them
+/// (`UUIDFilter`), without a lookup in `phone_uuid`.
+///
+/// The memory is a copy of the store, right only while the store's transactions commit: it is
+/// read again from the rows above the mark when one fails or when another connection has written
+/// (`PRAGMA data_version`). Used only under the store's lock.
 final class PhoneSampleIndex {
     static let markKey = "phone-uuids-merged"
     /// Rows held in memory before they move into `phone_uuid`: about 3 MB, and a move of this
@@ -29,21 +32,38 @@ final class PhoneSampleIndex {
     /// The highest `sid` handed out or stored, at least the mark.
     private var top: Int64
     private var recent: [PulsUUID: Int64] = [:]
+    /// Every UUID in `phone_uuid` or `recent`, perhaps more (a deleted one, a rolled-back one):
+    /// only another connection's move into `phone_uuid` adds UUIDs it has not seen.
+    private(set) var filter: UUIDFilter
+    /// A transaction that may have changed what this holds failed: to be read again.
+    private(set) var stale = false
     /// The database's `data_version` when this copy was read: another connection's commit changes it.
     let dataVersion: Int64
     // Prepared once: looked up for every sample of a backfill.
     private let presence: SQLiteStatement
     private let merged: SQLiteStatement
 
-    init(db: SQLiteConnection, mergeEvery: Int = PhoneSampleIndex.mergeEvery) throws {
+    /// `previous` lends its filter when the stored mark is still the one it knew (a move into
+    /// `phone_uuid` by another connection changes it), so reading the rows above the mark again
+    /// stays cheap.
+    init(db: SQLiteConnection, mergeEvery: Int = PhoneSampleIndex.mergeEvery, previous: PhoneSampleIndex? = nil) throws {
         self.db = db
         self.mergeEvery = mergeEvery
         dataVersion = try Self.dataVersion(db)
         mark = try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(Self.markKey)]) { Int64($0.text(0)) ?? 0 } ?? 0
         top = max(mark, try db.statement("SELECT max(sid) FROM phone_sample").first { $0.int64(0) } ?? 0)
+        if let previous, previous.mark == mark {
+            filter = previous.filter
+        } else {
+            filter = try Self.filled(db, extra: 0)
+        }
         let rows = try db.statement("SELECT uuid, sid FROM phone_sample WHERE sid > ?")
         _ = try rows.bind([.integer(mark)])
-        while try rows.step() { recent[PulsUUID(bytes: rows.blob(0))] = rows.int64(1) }
+        while try rows.step() {
+            let uuid = PulsUUID(bytes: rows.blob(0))
+            recent[uuid] = rows.int64(1)
+            filter.add(uuid)
+        }
         presence = try db.statement("SELECT present FROM phone_sample WHERE sid = ?")
         merged = try db.statement("SELECT s.sid, s.present FROM phone_uuid u JOIN phone_sample s ON s.sid = u.sid WHERE u.uuid = ?")
     }
@@ -52,18 +72,37 @@ final class PhoneSampleIndex {
         try db.statement("PRAGMA data_version").first { $0.int64(0) } ?? 0
     }
 
+    /// A filter holding every UUID of `phone_uuid`, with room for `extra` more and a quarter to grow.
+    private static func filled(_ db: SQLiteConnection, extra: Int) throws -> UUIDFilter {
+        let count = Int(try db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } ?? 0)
+        var filter = UUIDFilter(capacity: (count + extra) * 5 / 4)
+        let rows = try db.statement("SELECT uuid FROM phone_uuid")
+        _ = try rows.bind([])
+        while try rows.step() { filter.add(PulsUUID(bytes: rows.blob(0))) }
+        return filter
+    }
+
     /// The sample's row and whether it is present (0: a workout only its points have named).
     func find(_ uuid: PulsUUID) throws -> (sid: Int64, present: Bool)? {
+        guard filter.mayContain(uuid) else { return nil }
         if let sid = recent[uuid] { return try presence.first([.integer(sid)]) { (sid, $0.int64(0) == 1) } }
         return try merged.first([.blob(uuid.bytes)]) { ($0.int64(0), $0.int64(1) == 1) }
     }
 
     /// The `sid` for a new row of `uuid`; the caller inserts the row with it in this transaction.
-    func add(_ uuid: PulsUUID) -> Int64 {
+    func add(_ uuid: PulsUUID) throws -> Int64 {
+        if filter.count >= filter.capacity {
+            // Full: about 1 % false hits would climb. Refilled larger, from the rows as they stand.
+            filter = try Self.filled(db, extra: recent.count)
+            for key in recent.keys { filter.add(key) }
+        }
         top += 1
         recent[uuid] = top
+        filter.add(uuid)
         return top
     }
+
+    func invalidate() { stale = true }
 
     /// A row the caller has just deleted.
     func removed(_ uuid: PulsUUID) throws {

@@ -47,8 +47,8 @@ extension SourceStore {
     /// Phone samples by UUID, read again when another connection has written since.
     func phoneSamples() throws -> PhoneSampleIndex {
         try serialized {
-            if let index = phoneSampleIndex, try PhoneSampleIndex.dataVersion(db) == index.dataVersion { return index }
-            let index = try PhoneSampleIndex(db: db, mergeEvery: phoneMergeEvery)
+            if let index = phoneSampleIndex, !index.stale, try PhoneSampleIndex.dataVersion(db) == index.dataVersion { return index }
+            let index = try PhoneSampleIndex(db: db, mergeEvery: phoneMergeEvery, previous: phoneSampleIndex)
             phoneSampleIndex = index
             return index
         }
@@ -81,7 +81,7 @@ extension SourceStore {
                 return try write(batch, samples: samples, token: token, run: run, now: now)
             } catch {
                 // The rollback took back rows the index's memory may already hold.
-                phoneSampleIndex = nil
+                phoneSampleIndex?.invalidate()
                 throw error
             }
         }
