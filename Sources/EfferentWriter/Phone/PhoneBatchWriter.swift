@@ -47,7 +47,11 @@ struct PhoneBatchWriter {
         let complete = try db.statement("UPDATE phone_sample SET type = ?, kind = ?, start = ?, source = ?, device = ?, present = 1 WHERE sid = ?")
         for mapped in batch.samples {
             let sample = mapped.line
-            let source: SQLiteValue = sample.source.map { .text($0) } ?? .null, device: SQLiteValue = sample.device.map { .text($0) } ?? .null
+            // Only a workout's are read again (its route and series lines take them); the rest
+            // live in the sample's records.
+            let workout = sample.kind == "workout"
+            let source: SQLiteValue = workout ? sample.source.map { .text($0) } ?? .null : .null
+            let device: SQLiteValue = workout ? sample.device.map { .text($0) } ?? .null : .null
             let sid: Int64
             if let (existing, present) = try index.find(sample.uuid) {
                 guard !present else {

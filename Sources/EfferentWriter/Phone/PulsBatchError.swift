@@ -35,31 +35,40 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
 
     /// The canonical 8-4-4-4-12 form, any case; nil for anything else.
     public init?(_ text: String) {
-        let utf8 = Array(text.utf8)
+        var text = text
+        // Read in place: every sample of a batch has one, so no copy of the text is made.
+        guard let bytes = text.withUTF8(Self.parse) else { return nil }
+        self.bytes = bytes
+    }
+
+    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count == 36 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        for (index, character) in utf8.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let nibble: UInt8
+        func nibble(_ character: UInt8) -> UInt8? {
             switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+            default: nil
             }
         }
-        self.bytes = bytes
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
+            var index = 0, out = 0
+            // Hexadecimal pairs never straddle a hyphen (8-4-4-4-12).
+            while index < 36 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard utf8[index] == UInt8(ascii: "-") else { valid = false; break }
+                    index += 1
+                    continue
+                }
+                guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { valid = false; break }
+                buffer[out] = high << 4 | low
+                out += 1
+                index += 2
+            }
+            count = valid ? 16 : 0
+        }
+        return valid ? bytes : nil
     }
 
     /// Lower case, as `/v1/uuids` answers.

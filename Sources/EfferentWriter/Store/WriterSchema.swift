@@ -264,7 +264,8 @@ enum WriterSchema {
         -- sample backfill wrote 532 MB where an import of the same records writes 60 MB).
         -- phone_uuid holds them in UUID order and is filled in bulk; the rows added since (sid
         -- above meta 'phone-uuids-merged') the receiver keeps in memory and numbers itself, always
-        -- above the mark (PhoneSampleIndex).
+        -- above the mark (PhoneSampleIndex). source and device are kept for workouts only (their
+        -- route and series lines take them; every other sample's are in its records).
         CREATE TABLE phone_sample_v7 (
             sid INTEGER PRIMARY KEY,
             uuid BLOB NOT NULL,
