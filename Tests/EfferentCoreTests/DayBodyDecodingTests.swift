@@ -31,6 +31,9 @@ import Testing
         #expect(try decode("  {\"series\":[],\"v\":2}\n") == .columnar(ColumnarDay(series: [], timeZone: nil)))
         // A pretty-printed body holds a newline, so it is layout 1 by the rule of §3.2.
         #expect(try decode("{\"series\":[],\n\"v\":2}") == .lines(["{\"series\":[],", "\"v\":2}"]))
+        // Also when the line feed stands inside a column, where the fast reader hands over to the checked one.
+        #expect(try decode("{\"series\":[{\"d\":[0,\n0],\"k\":\"hk\",\"metric\":\"m\",\"t\":[0,1],\"t0\":0}],\"v\":2}")
+                == .lines(["{\"series\":[{\"d\":[0,", "0],\"k\":\"hk\",\"metric\":\"m\",\"t\":[0,1],\"t0\":0}],\"v\":2}"]))
         #expect(try decode(#"{"id":"a","v":1}"#) == .lines([#"{"id":"a","v":1}"#]))
         #expect(try decode("{\"id\":\"a\",\"v\":1}\r\n\n{\"id\":\"b\",\"v\":1}\n") == .lines([#"{"id":"a","v":1}"#, #"{"id":"b","v":1}"#]))
         #expect(throws: DayBodyError.notUTF8) { try DayBody(bytes: [0x7B, 0xFF, 0x7D]).decoded() }

@@ -14,17 +14,25 @@ extension ColumnarDay {
     public func expandedEvents(matching: ((String) -> Bool)?) -> [ExpandedEvent] {
         let series = matching.map { keep in self.series.filter { keep($0.key.metric) } } ?? self.series
         let numbers = Self.numbers(series)
-        var out = [ExpandedEvent]()
-        out.reserveCapacity(series.reduce(0) { $0 + $1.count })
-        for (index, one) in series.enumerated() {
-            let columns = one.columns
-            if let numbered = numbers[index] {
-                for row in 0..<one.count { out.append(ExpandedEvent(columns: columns, row: row, number: numbered[row])) }
-            } else {
-                for row in 0..<one.count { out.append(ExpandedEvent(columns: columns, row: row, number: 0)) }
+        // Storage sized once and filled in place: a day with every type expands to 8,000 rows.
+        return [ExpandedEvent](unsafeUninitializedCapacity: series.reduce(0) { $0 + $1.count }) { out, count in
+            for (index, one) in series.enumerated() {
+                let columns = one.columns
+                if let numbered = numbers[index] {
+                    numbered.withUnsafeBufferPointer { numbered in
+                        for row in 0..<one.count {
+                            out.initializeElement(at: count, to: ExpandedEvent(columns: columns, row: row, number: numbered[row]))
+                            count += 1
+                        }
+                    }
+                } else {
+                    for row in 0..<one.count {
+                        out.initializeElement(at: count, to: ExpandedEvent(columns: columns, row: row, number: 0))
+                        count += 1
+                    }
+                }
             }
         }
-        return out
     }
 
     /// Each series' `#n` per row, `nil` for a series none of whose ids repeats. Two ids can only
@@ -32,16 +40,8 @@ extension ColumnarDay {
     /// group; a group of one series in start order (every canonical body) has its repeats next
     /// to each other and needs no table at all.
     static func numbers(_ series: [DaySeries]) -> [[Int32]?] {
-        var groups = [GroupKey: [Int]]()
-        var order = [GroupKey]()
-        for (index, one) in series.enumerated() {
-            let key = GroupKey(kind: one.key.kind, metric: one.key.metric, bucket: one.key.bucket)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(index)
-        }
         var out = [[Int32]?](repeating: nil, count: series.count)
-        for key in order {
-            let members = groups[key] ?? []
+        for members in groups(series) {
             if members.count == 1, let numbered = runNumbers(series[members[0]].columns.starts) {
                 out[members[0]] = numbered.isEmpty ? nil : numbered
                 continue
@@ -64,24 +64,63 @@ extension ColumnarDay {
         return out
     }
 
+    /// The indices of the series of each group (kind, metric, bucket), groups in order of first
+    /// appearance. A canonical body holds its series sorted by key, so each group is a run of
+    /// neighbours and found without hashing a metric; a body in another order takes a table.
+    private static func groups(_ series: [DaySeries]) -> [[Int]] {
+        var runs = [[Int]]()
+        var first = 0
+        for index in series.indices.dropFirst() {
+            let a = series[index - 1].key, b = series[index].key
+            if a.kind == b.kind, a.metric == b.metric, a.bucket == b.bucket { continue }
+            guard groupFollows(a, b) else { return tabledGroups(series) }
+            runs.append(Array(first..<index))
+            first = index
+        }
+        if !series.isEmpty { runs.append(Array(first..<series.count)) }
+        return runs
+    }
+
+    /// Whether the group of `b` comes after that of `a` (another group) in canonical order.
+    private static func groupFollows(_ a: DaySeries.Key, _ b: DaySeries.Key) -> Bool {
+        if a.kind != b.kind { return a.kind < b.kind }
+        if a.metric != b.metric { return a.metric < b.metric }
+        return CanonicalOrder.compare(a.bucket, b.bucket) ?? false
+    }
+
+    private static func tabledGroups(_ series: [DaySeries]) -> [[Int]] {
+        var groups = [GroupKey: [Int]]()
+        var order = [GroupKey]()
+        for (index, one) in series.enumerated() {
+            let key = GroupKey(kind: one.key.kind, metric: one.key.metric, bucket: one.key.bucket)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(index)
+        }
+        return order.map { groups[$0] ?? [] }
+    }
+
     /// The numbers of a series in start order: a run of equal starts gets 1, 2, …; an empty array
     /// when nothing repeats, `nil` when the starts are not in order.
     private static func runNumbers(_ starts: [Int64]) -> [Int32]? {
-        var repeats = false
-        for i in starts.indices.dropFirst() {
-            if starts[i] < starts[i - 1] { return nil }
-            if starts[i] == starts[i - 1] { repeats = true }
+        starts.withUnsafeBufferPointer { starts -> [Int32]? in
+            var firstRepeat = -1
+            for i in starts.indices.dropFirst() {
+                if starts[i] < starts[i - 1] { return nil }
+                if starts[i] == starts[i - 1], firstRepeat < 0 { firstRepeat = i - 1 }
+            }
+            guard firstRepeat >= 0 else { return [] }
+            var out = [Int32](repeating: 0, count: starts.count)
+            out.withUnsafeMutableBufferPointer { out in
+                var i = firstRepeat
+                while i < starts.count {
+                    var j = i + 1
+                    while j < starts.count, starts[j] == starts[i] { j += 1 }
+                    if j - i > 1 { for k in i..<j { out[k] = Int32(k - i + 1) } }
+                    i = j
+                }
+            }
+            return out
         }
-        guard repeats else { return [] }
-        var out = [Int32](repeating: 0, count: starts.count)
-        var i = 0
-        while i < starts.count {
-            var j = i + 1
-            while j < starts.count, starts[j] == starts[i] { j += 1 }
-            if j - i > 1 { for k in i..<j { out[k] = Int32(k - i + 1) } }
-            i = j
-        }
-        return out
     }
 
     private struct GroupKey: Hashable {

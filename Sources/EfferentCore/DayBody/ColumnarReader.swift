@@ -45,7 +45,8 @@ enum ColumnarReader {
                 }
             }
             try scanner.finish()
-            guard version == 2, let list else { return nil }
+            // Lines are layout 1 (§3.2 rule 1), however the JSON reads.
+            guard version == 2, let list, !scanner.readLineFeed else { return nil }
             return ColumnarDay(series: list, timeZone: timeZone)
         } catch {
             return nil
@@ -113,15 +114,22 @@ enum ColumnarReader {
         // 0001…9999, no end before its start. Steps become starts and spans ends in place.
         let range = DayEvent.earliestSecond...DayEvent.latestSecond
         guard range.contains(start) else { return nil }
-        var moment = start
-        for i in 0..<count {
-            moment += starts[i]
-            guard range.contains(moment), ends[i] >= 0 else { return nil }
-            let end = moment + ends[i]
-            guard end <= DayEvent.latestSecond else { return nil }
-            starts[i] = moment
-            ends[i] = end
+        // Through buffers: element by element, each write checked the arrays' uniqueness again.
+        let valid = starts.withUnsafeMutableBufferPointer { starts in
+            ends.withUnsafeMutableBufferPointer { ends in
+                var moment = start
+                for i in 0..<count {
+                    moment += starts[i]
+                    guard range.contains(moment), ends[i] >= 0 else { return false }
+                    let end = moment + ends[i]
+                    guard end <= DayEvent.latestSecond else { return false }
+                    starts[i] = moment
+                    ends[i] = end
+                }
+                return true
+            }
         }
+        guard valid else { return nil }
         let key = DaySeries.Key(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText, source: sourceText)
         return DaySeries(columns: .init(key: key, starts: starts, ends: ends, values: values, durations: durations,
                                         stages: stages, activities: activities))
@@ -132,19 +140,19 @@ enum ColumnarReader {
         return Int64(n)
     }
 
+    /// A column of integers; `hint` is the length of the columns read before (0 for none), and
+    /// becomes this one's.
     private static func integers(_ scanner: inout JSONScanner, hint: inout Int) throws -> [Int64]? {
         var out = [Int64]()
-        out.reserveCapacity(hint)
         defer { hint = out.count }
-        return try scanner.readIntegerColumn(into: &out) ? out : nil
+        return try scanner.readIntegerColumn(into: &out, expected: hint) ? out : nil
     }
 
     /// A column of numbers and nulls, null as NaN (no number read can be NaN).
     private static func numbers(_ scanner: inout JSONScanner, hint: inout Int) throws -> [Double] {
         var out = [Double]()
-        out.reserveCapacity(hint)
         defer { hint = out.count }
-        try scanner.readNumberColumn(into: &out)
+        try scanner.readNumberColumn(into: &out, expected: hint)
         return out
     }
 

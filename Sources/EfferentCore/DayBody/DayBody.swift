@@ -15,6 +15,13 @@ public struct DayBody: Equatable, Sendable {
     /// top-level `tz` key when given (§3.1, decisions A.4 and A.5). Identical content gives
     /// identical bytes; no events give exactly `{"series":[],"v":2}`.
     public init(events: some Sequence<DayEvent>, timeZone: String? = nil) {
+        self.init(events: Array(events), timeZone: timeZone)
+    }
+
+    /// As `init(events:timeZone:)` for events already in an array: a caller in another module
+    /// reaches the generic initialiser unspecialised, which copied every event (five strings,
+    /// each retained) through the type's witness table before encoding.
+    public init(events: [DayEvent], timeZone: String? = nil) {
         self.bytes = DayBodyEncoder.encode(events, timeZone: timeZone)
     }
 

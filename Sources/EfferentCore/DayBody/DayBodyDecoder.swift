@@ -14,13 +14,14 @@ enum DayBodyDecoder {
         while lower < upper, isSpace(bytes[lower]) { lower += 1 }
         while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
         let text = bytes[lower..<upper]
-        let oneObject = text.first == UInt8(ascii: "{") && !text.contains(0x0A)
         // What the fast reader reads whole is UTF-8 already (JSON's ASCII outside strings, each
-        // string checked as it is read), so only a body it steps aside for, or one read in part,
-        // is checked first — in full, as rule 1 says.
-        if oneObject, keeping == nil, let day = ColumnarReader.read(text.count == bytes.count ? bytes : Array(text)) {
+        // string checked as it is read) and one line (it refuses a body whose white space holds a
+        // line feed), so only a body it steps aside for, or one read in part, is checked first —
+        // in full, as rule 1 says.
+        if text.first == UInt8(ascii: "{"), keeping == nil, let day = ColumnarReader.read(text.count == bytes.count ? bytes : Array(text)) {
             return .columnar(day)
         }
+        let oneObject = text.first == UInt8(ascii: "{") && !text.contains(0x0A)
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .notUTF8 }
         guard text.first != nil else { return .lines([]) }
         if oneObject {

@@ -5,8 +5,7 @@
 enum DayBodyEncoder {
     /// The canonical layout-2 bytes of `events`, in any order, with the time zone as the
     /// top-level `tz` key between `series` and `v` when one is given (decision A.4).
-    static func encode(_ input: some Sequence<DayEvent>, timeZone: String?) -> [UInt8] {
-        let events = Array(input)
+    static func encode(_ events: [DayEvent], timeZone: String?) -> [UInt8] {
         let series = group(events)
         var writer = JSONWriter(reservingCapacity: 64 + series.count * 96 + events.count * 24)
         writer.raw("{\"series\":[")

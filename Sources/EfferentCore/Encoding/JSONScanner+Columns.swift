@@ -3,17 +3,20 @@
 /// checked pull interface cost more than everything else the decoder does.
 extension JSONScanner {
     /// An array of numbers and nulls (null as NaN; no number read is NaN), appended to `out`.
-    public mutating func readNumberColumn(into out: inout [Double]) throws(JSONError) {
+    /// `expected` is how many elements the caller expects (the length of a column read before):
+    /// storage is sized by it rather than by counting commas first; any count reads correctly.
+    public mutating func readNumberColumn(into out: inout [Double], expected: Int = 0) throws(JSONError) {
         try beginArray()
-        if fastColumn(integers: false, into: &out, { $0 }) { return }
+        let powers = JSONScanner.powersOfTen
+        if fastColumn(expected: expected, into: &out, { bytes, at, end in JSONScanner.fastNumber(bytes, &at, end, powers) }) { return }
         while try nextElement() { out.append(try readNull() ? .nan : try readNumber()) }
     }
 
     /// An array of integers within ±2^53 appended to `out`; `false` when an element is a number
     /// of another kind (the array is then read to its end), and a thrown error for anything else.
-    public mutating func readIntegerColumn(into out: inout [Int64]) throws(JSONError) -> Bool {
+    public mutating func readIntegerColumn(into out: inout [Int64], expected: Int = 0) throws(JSONError) -> Bool {
         try beginArray()
-        if fastColumn(integers: true, into: &out, { Int64($0) }) { return true }
+        if fastColumn(expected: expected, into: &out, JSONScanner.fastInteger) { return true }
         var integral = true
         while try nextElement() {
             let n = try readNumber()
@@ -22,118 +25,163 @@ extension JSONScanner {
         return integral
     }
 
-    /// `fastElements` into storage sized once: the elements are counted by the commas before the
-    /// closing bracket (an upper bound; a column holds no strings or arrays, or the fast reading
-    /// stops at them anyway), so no append checks capacity or uniqueness row by row.
+    /// Reads elements as a canonical body writes them — `element` reads one, and a comma or the
+    /// closing bracket must follow it — into storage sized once, and stops before the first
+    /// thing that is not such an element (or when the storage is full), leaving it and what
+    /// follows to the checked reading, which gives the same values and the same errors. `true`
+    /// when it consumed the closing `]`.
     @inline(__always)
-    private mutating func fastColumn<T>(integers: Bool, into out: inout [T], _ convert: (Double) -> T) -> Bool {
+    private mutating func fastColumn<T>(expected: Int, into out: inout [T],
+                                        _ element: (UnsafeBufferPointer<UInt8>, inout Int, Int) -> T?) -> Bool {
         guard pendingFirst else { return false }
-        let bound = bytes.withUnsafeBufferPointer { buffer -> Int in
-            var commas = 0, i = index
-            while i < buffer.count {
-                let byte = buffer[i]
-                if byte == UInt8(ascii: "]") { return commas + 1 }
-                if byte == UInt8(ascii: ",") { commas += 1 }
-                if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "\"") { return 0 }
-                i += 1
+        let capacity = expected > 0 ? expected : elementBound()
+        guard capacity > 0 else { return false }
+        let start = index
+        var stop = start, closed = false
+        let filled = bytes.withUnsafeBufferPointer { buffer in
+            [T](unsafeUninitializedCapacity: capacity) { slots, count in
+                let end = buffer.count
+                var at = start
+                while count < slots.count, at < end {
+                    let elementStart = at
+                    guard let value = element(buffer, &at, end), at < end else { at = elementStart; break }
+                    let next = buffer[at]
+                    guard next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { at = elementStart; break }
+                    slots.initializeElement(at: count, to: value)
+                    count += 1
+                    at += 1
+                    if next == UInt8(ascii: "]") { closed = true; break }
+                }
+                stop = at
             }
-            return 0
         }
-        guard bound > 0 else { return false }
-        var closed = false
-        let filled = [T](unsafeUninitializedCapacity: bound) { buffer, count in
-            closed = fastElements(integers: integers) { value in
-                // The bound holds (the reading stops at the same bracket); checked all the same.
-                if count < buffer.count { buffer.initializeElement(at: count, to: convert(value)); count += 1 }
-            }
+        if closed {
+            index = stop
+            depth -= 1
+            pendingFirst = false
+        } else if !filled.isEmpty {
+            // The comma before the element it stopped at is left for the checked reading, so
+            // `[1,]` is refused as it would be element by element.
+            index = stop - 1
+            pendingFirst = false
         }
         if out.isEmpty { out = filled } else { out += filled }
         return closed
     }
 
-    /// Reads elements as a canonical body writes them — numbers of at most 15 digits without an
-    /// exponent (integers only with `integers`), `null` (not with `integers`), bare commas — and
-    /// stops before the first thing that is not, leaving it to the checked reading, which gives
-    /// the same values and the same errors. `true` when it consumed the closing `]`.
-    ///
-    /// At most 15 digits are exact as a Double and 10^15 is too, so one division is the correctly
-    /// rounded value, what the checked reading (and strtod) gives.
+    /// How many elements at most lie between here and the next `]` (commas + 1; 0 when none
+    /// follows): eight bytes at a time, the bound for a column whose length nothing else told.
+    private func elementBound() -> Int {
+        bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var at = index, commas = 0
+            while at + 8 <= buffer.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                let closing = Self.bytesEqual(word, UInt8(ascii: "]")), comma = Self.bytesEqual(word, UInt8(ascii: ","))
+                if closing != 0 {
+                    let before = (UInt64(1) << UInt64(closing.trailingZeroBitCount)) &- 1
+                    return commas + (comma & before).nonzeroBitCount + 1
+                }
+                commas += comma.nonzeroBitCount
+                at += 8
+            }
+            while at < buffer.count {
+                if buffer[at] == UInt8(ascii: "]") { return commas + 1 }
+                if buffer[at] == UInt8(ascii: ",") { commas += 1 }
+                at += 1
+            }
+            return 0
+        }
+    }
+
+    /// The high bit of each byte of `word` that equals `byte`, exactly (no borrow between bytes).
     @inline(__always)
-    private mutating func fastElements(integers: Bool, _ append: (Double) -> Void) -> Bool {
-        guard pendingFirst else { return false }
-        let (stop, closed, first) = bytes.withUnsafeBufferPointer { buffer -> (Int, Bool, Bool) in
-            let end = buffer.count
-            var i = index, first = true
-            func starts(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "-") || byte == UInt8(ascii: "n") || (byte >= 0x30 && byte <= 0x39) }
-            while true {
-                let elementStart = i
-                guard i < end else { return (elementStart, false, first) }
-                var value: Double
-                var c = buffer[i]
-                if c == UInt8(ascii: "n") {
-                    guard !integers, i + 4 <= end, buffer[i + 1] == UInt8(ascii: "u"), buffer[i + 2] == UInt8(ascii: "l"),
-                          buffer[i + 3] == UInt8(ascii: "l") else { return (elementStart, false, first) }
-                    value = .nan
-                    i += 4
-                } else {
-                    let negative = c == UInt8(ascii: "-")
-                    if negative {
-                        i += 1
-                        guard i < end else { return (elementStart, false, first) }
-                        c = buffer[i]
-                    }
-                    guard c >= 0x30, c <= 0x39 else { return (elementStart, false, first) }
-                    var mantissa: Int64 = 0, digits = 0, scale = 0
-                    if c == 0x30 {
-                        i += 1
-                        digits = 1
-                    } else {
-                        while i < end, buffer[i] >= 0x30, buffer[i] <= 0x39 {
-                            mantissa = mantissa &* 10 &+ Int64(buffer[i] &- 0x30)
-                            i += 1
-                            digits += 1
-                        }
-                    }
-                    if i < end, buffer[i] == UInt8(ascii: ".") {
-                        guard !integers else { return (elementStart, false, first) }
-                        i += 1
-                        let fractionStart = i
-                        while i < end, buffer[i] >= 0x30, buffer[i] <= 0x39 {
-                            mantissa = mantissa &* 10 &+ Int64(buffer[i] &- 0x30)
-                            i += 1
-                        }
-                        scale = i - fractionStart
-                        guard scale > 0 else { return (elementStart, false, first) }
-                        digits += scale
-                    }
-                    guard digits <= 15, i < end, buffer[i] != UInt8(ascii: "e"), buffer[i] != UInt8(ascii: "E") else {
-                        return (elementStart, false, first)
-                    }
-                    value = scale == 0 ? Double(mantissa) : Double(mantissa) / JSONScanner.powersOfTen[scale]
-                    if negative { value = -value }
-                }
-                guard i < end else { return (elementStart, false, first) }
-                if buffer[i] == UInt8(ascii: "]") {
-                    append(value)
-                    return (i + 1, true, false)
-                }
-                guard buffer[i] == UInt8(ascii: ","), i + 1 < end, starts(buffer[i + 1]) else {
-                    // After this element something else follows: the checked reading takes it from its comma.
-                    append(value)
-                    return (i, false, false)
-                }
-                append(value)
+    private static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let y = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return ~(((y & low7) &+ low7) | y | low7)
+    }
+
+    /// An integer of at most 15 digits (`-?(0|[1-9][0-9]*)`) at `at`, which moves past it; `nil`
+    /// for anything else (a fraction, an exponent, more digits: the checked reading takes those).
+    @inline(__always)
+    private static func fastInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Int64? {
+        var i = at
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative {
+            i += 1
+            guard i < end else { return nil }
+        }
+        var digit = bytes[i] &- 0x30
+        guard digit < 10 else { return nil }
+        var value = Int64(digit)
+        i += 1
+        if digit != 0 {
+            let first = i - 1
+            while i < end {
+                digit = bytes[i] &- 0x30
+                if digit >= 10 { break }
+                value = value &* 10 &+ Int64(digit)
                 i += 1
-                first = true
+            }
+            guard i - first <= 15 else { return nil }
+        }
+        guard i == end || bytes[i] != UInt8(ascii: ".") else { return nil }
+        at = i
+        return negative ? -value : value
+    }
+
+    /// A number of at most 15 digits without an exponent, or `null` (as NaN), at `at`, which
+    /// moves past it; `nil` for anything else. At most 15 digits are exact as a Double and so is
+    /// 10^15, so one division is the correctly rounded value, what the checked reading (and
+    /// strtod) gives.
+    @inline(__always)
+    private static func fastNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, _ powers: [Double]) -> Double? {
+        var i = at
+        var c = bytes[i]
+        if c == UInt8(ascii: "n") {
+            guard i + 4 <= end, bytes[i + 1] == UInt8(ascii: "u"), bytes[i + 2] == UInt8(ascii: "l"),
+                  bytes[i + 3] == UInt8(ascii: "l") else { return nil }
+            at = i + 4
+            return .nan
+        }
+        let negative = c == UInt8(ascii: "-")
+        if negative {
+            i += 1
+            guard i < end else { return nil }
+            c = bytes[i]
+        }
+        var digit = c &- 0x30
+        guard digit < 10 else { return nil }
+        var mantissa = Int64(digit)
+        var digits = 1
+        i += 1
+        if digit != 0 {
+            while i < end {
+                digit = bytes[i] &- 0x30
+                if digit >= 10 { break }
+                mantissa = mantissa &* 10 &+ Int64(digit)
+                i += 1
+                digits += 1
             }
         }
-        index = stop
-        if closed {
-            depth -= 1
-            pendingFirst = false
-        } else {
-            pendingFirst = first
+        var scale = 0
+        if i < end, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            let fractionStart = i
+            while i < end {
+                digit = bytes[i] &- 0x30
+                if digit >= 10 { break }
+                mantissa = mantissa &* 10 &+ Int64(digit)
+                i += 1
+            }
+            scale = i - fractionStart
+            guard scale > 0 else { return nil }
+            digits += scale
         }
-        return closed
+        guard digits <= 15 else { return nil }
+        at = i
+        let value = scale == 0 ? Double(mantissa) : Double(mantissa) / powers[scale]
+        return negative ? -value : value
     }
 }

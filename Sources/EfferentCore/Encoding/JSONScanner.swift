@@ -118,6 +118,11 @@ public struct JSONScanner {
     /// Set after `[`, `{` or a consumed `,`: the next element or member comes without a comma.
     var pendingFirst = false
 
+    /// Whether the white space stepped over so far held a line feed: outside white space valid
+    /// JSON has none (strings hold control characters escaped), so a reader that needs one line
+    /// (a layout-2 day body, §3.2 rule 1) learns it without a pass of its own over the bytes.
+    public private(set) var readLineFeed = false
+
     /// Consumes a `null` if one stands here.
     public mutating func readNull() throws(JSONError) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "n") else { return false }
@@ -180,6 +185,7 @@ public struct JSONScanner {
 
     private mutating func skipSpace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            if bytes[index] == 0x0A { readLineFeed = true }
             index += 1
         }
     }
