@@ -31,6 +31,9 @@ enum CanonicalOrder {
     /// generic walk, and what decides whether two events share a series.
     @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
+        // Equal bits are one string: the same storage, or the same small string held inline
+        // (a source or a unit from one literal, a metric from the catalogue).
+        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
         let fast = a.utf8.withContiguousStorageIfAvailable { p in
             b.utf8.withContiguousStorageIfAvailable { q in
                 guard p.count == q.count else { return false }

@@ -36,9 +36,9 @@ enum DayBodyEncoder {
         for index in events.indices {
             var slot = -1
             if current >= 0 {
-                if keys[current].holds(events[index]) {
+                if holds(keys, current, events, index) {
                     slot = current
-                } else if following[current] >= 0, keys[following[current]].holds(events[index]) {
+                } else if following[current] >= 0, holds(keys, following[current], events, index) {
                     slot = following[current]
                 }
             }
@@ -69,6 +69,16 @@ enum DayBodyEncoder {
         }
     }
 
+    /// `keys[key].holds(events[event])`, field by field where they lie: passing the key and the
+    /// event whole copied both out of their arrays, eight strings retained and released for
+    /// every event (most of what encoding a day of GPS fixes cost).
+    @inline(__always)
+    private static func holds(_ keys: [DaySeries.Key], _ key: Int, _ events: [DayEvent], _ event: Int) -> Bool {
+        keys[key].kind == events[event].kind && keys[key].bucket == events[event].bucket
+            && CanonicalOrder.sameBytes(keys[key].metric, events[event].metric)
+            && CanonicalOrder.sameBytes(keys[key].unit, events[event].unit) && CanonicalOrder.sameBytes(keys[key].source, events[event].source)
+    }
+
     /// Whether row `a` goes before row `b` (decision A.5), reading the fields in place.
     @inline(__always)
     private static func rowPrecedes(_ a: Int, _ b: Int, in events: [DayEvent]) -> Bool {
@@ -97,12 +107,8 @@ enum DayBodyEncoder {
             name("\"bucket\":")
             writer.string(bucket.rawValue)
         }
-        name("\"d\":")
-        writer.raw(byte: UInt8(ascii: "["))
-        for (index, row) in rows.enumerated() {
-            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            writer.integer(events[row].end - events[row].start)
-        }
+        name("\"d\":[")
+        writer.elements(rows.count) { index, at in JSONWriter.integer(events[rows[index]].end - events[rows[index]].start, at: at) }
         writer.raw(byte: UInt8(ascii: "]"))
         if rows.contains(where: { events[$0].duration != nil }) {
             name("\"duration\":")
@@ -123,11 +129,10 @@ enum DayBodyEncoder {
         name("\"t\":[")
         var previous = rows.first.map { events[$0].start } ?? 0
         let t0 = previous
-        for (index, row) in rows.enumerated() {
-            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            let start = events[row].start
-            writer.integer(start - previous)
-            previous = start
+        writer.elements(rows.count) { index, at in
+            let start = events[rows[index]].start
+            defer { previous = start }
+            return JSONWriter.integer(start - previous, at: at)
         }
         writer.raw(byte: UInt8(ascii: "]"))
         name("\"t0\":")
@@ -156,9 +161,13 @@ enum DayBodyEncoder {
     @inline(__always)
     private static func numberColumn(_ rows: [Int], of events: [DayEvent], _ cell: (DayEvent) -> Double?, into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
-        for (index, row) in rows.enumerated() {
-            if index > 0 { writer.raw(byte: UInt8(ascii: ",")) }
-            if let n = cell(events[row]) { number(n, into: &writer) } else { writer.raw("null") }
+        // Every `DayEvent` holds finite numbers only (its `init` refuses others).
+        writer.elements(rows.count) { index, at in
+            guard let n = cell(events[rows[index]]) else {
+                for (offset, byte) in "null".utf8.enumerated() { at[offset] = byte }
+                return 4
+            }
+            return JSONWriter.number(n, at: at)
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }

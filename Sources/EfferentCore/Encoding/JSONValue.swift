@@ -83,48 +83,37 @@ public struct JSONWriter {
     }
 
     /// An integral number is written as an integer (`842`), any other as the shortest text that
-    /// reads back to the same Double (decision A.5).
+    /// reads back to the same Double (decision A.5; `JSONWriter+Numbers`).
     public mutating func number(_ n: Double) throws(JSONError) {
         guard n.isFinite else { throw .nonFiniteNumber }
-        // Every integral Double inside Int64's range is written as digits, as decision A.5 says.
-        if n.rounded(.towardZero) == n, abs(n) < 9.2e18 {
-            integer(Int64(n))
-        } else if !shortDecimal(n) {
-            bytes.append(contentsOf: n.description.utf8)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONWriter.elementRoom) { text in
+            guard let base = text.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: JSONWriter.number(n, at: base)))
         }
     }
 
-    /// Writes `n` as `description` would when its shortest round-trip text has at most 15
-    /// significant digits and 10^-3 ≤ |n| < 10^15 (where `description` writes plain decimals),
-    /// without a String in between; `false`, writing nothing, for any other number.
-    ///
-    /// The first k for which `round(|n|·10^k) / 10^k` reads back as |n| gives the shortest text:
-    /// below 10^15 both operands of that division are exact Doubles, so the division is the
-    /// correctly rounded reading of the decimal, and at most one k-digit decimal can read back as
-    /// |n| (their spacing is several ulps). GPS fixes, voltages and most readings are such numbers.
-    mutating func shortDecimal(_ n: Double) -> Bool {
-        let magnitude = n.magnitude
-        guard magnitude >= 1e-3, magnitude < 1e15 else { return false }
-        for k in 1..<JSONScanner.powersOfTen.count {
-            let scale = JSONScanner.powersOfTen[k]
-            let candidate = (magnitude * scale).rounded()
-            guard candidate < 1e15 else { return false }
-            guard candidate / scale == magnitude else { continue }
-            let digits = Int64(candidate), unit = Int64(scale)
-            if n < 0 { bytes.append(UInt8(ascii: "-")) }
-            integer(digits / unit)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
-                text[0] = UInt8(ascii: ".")
-                var fraction = digits % unit
-                for at in stride(from: k, to: 0, by: -1) {
-                    text[at] = UInt8(truncatingIfNeeded: fraction % 10) + 0x30
-                    fraction /= 10
+    /// `count` elements separated by commas, the text of element `i` written by `element(i, at)`
+    /// into at most `elementRoom` bytes at `at` (it returns how many), gathered in scratch space
+    /// and appended a batch at a time.
+    @inline(__always)
+    mutating func elements(_ count: Int, _ element: (Int, UnsafeMutablePointer<UInt8>) -> Int) {
+        let room = 8192
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            var used = 0
+            for i in 0..<count {
+                if used > room - JSONWriter.elementRoom - 1 {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
+                    used = 0
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[0...k]))
+                if i > 0 {
+                    base[used] = UInt8(ascii: ",")
+                    used += 1
+                }
+                used += element(i, base + used)
             }
-            return true
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
         }
-        return false
     }
 
     public mutating func integer(_ n: Int64) {
