@@ -7,8 +7,7 @@ extension JSONScanner {
     /// storage is sized by it rather than by counting commas first; any count reads correctly.
     public mutating func readNumberColumn(into out: inout [Double], expected: Int = 0) throws(JSONError) {
         try beginArray()
-        let powers = JSONScanner.powersOfTen
-        if fastColumn(expected: expected, into: &out, { bytes, at, end in JSONScanner.fastNumber(bytes, &at, end, powers) }) { return }
+        if fastColumn(NumberElement.self, expected: expected, into: &out) { return }
         while try nextElement() { out.append(try readNull() ? .nan : try readNumber()) }
     }
 
@@ -16,7 +15,7 @@ extension JSONScanner {
     /// of another kind (the array is then read to its end), and a thrown error for anything else.
     public mutating func readIntegerColumn(into out: inout [Int64], expected: Int = 0) throws(JSONError) -> Bool {
         try beginArray()
-        if fastColumn(expected: expected, into: &out, JSONScanner.fastInteger) { return true }
+        if fastColumn(IntegerElement.self, expected: expected, into: &out) { return true }
         var integral = true
         while try nextElement() {
             let n = try readNumber()
@@ -31,20 +30,19 @@ extension JSONScanner {
     /// follows to the checked reading, which gives the same values and the same errors. `true`
     /// when it consumed the closing `]`.
     @inline(__always)
-    private mutating func fastColumn<T>(expected: Int, into out: inout [T],
-                                        _ element: (UnsafeBufferPointer<UInt8>, inout Int, Int) -> T?) -> Bool {
+    private mutating func fastColumn<Element: ColumnElement>(_: Element.Type, expected: Int, into out: inout [Element.Value]) -> Bool {
         guard pendingFirst else { return false }
         let capacity = expected > 0 ? expected : elementBound()
         guard capacity > 0 else { return false }
         let start = index
         var stop = start, closed = false
         let filled = bytes.withUnsafeBufferPointer { buffer in
-            [T](unsafeUninitializedCapacity: capacity) { slots, count in
+            [Element.Value](unsafeUninitializedCapacity: capacity) { slots, count in
                 let end = buffer.count
                 var at = start
                 while count < slots.count, at < end {
                     let elementStart = at
-                    guard let value = element(buffer, &at, end), at < end else { at = elementStart; break }
+                    guard let value = Element.read(buffer, &at, end), at < end else { at = elementStart; break }
                     let next = buffer[at]
                     guard next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { at = elementStart; break }
                     slots.initializeElement(at: count, to: value)
@@ -101,11 +99,22 @@ extension JSONScanner {
         let y = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return ~(((y & low7) &+ low7) | y | low7)
     }
+}
 
-    /// An integer of at most 15 digits (`-?(0|[1-9][0-9]*)`) at `at`, which moves past it; `nil`
-    /// for anything else (a fraction, an exponent, more digits: the checked reading takes those).
+/// How `fastColumn` reads one element of a kind of column; a type rather than a closure, so the
+/// reading is inlined into the loop instead of called for each element.
+private protocol ColumnElement {
+    associatedtype Value
+    /// The element at `at`, which moves past it; `nil`, leaving `at` alone, for anything the
+    /// checked reading should take.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Value?
+}
+
+/// An integer of at most 15 digits (`-?(0|[1-9][0-9]*)`); not a fraction, an exponent or more
+/// digits (the checked reading takes those).
+private enum IntegerElement: ColumnElement {
     @inline(__always)
-    private static func fastInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Int64? {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Int64? {
         var i = at
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative {
@@ -131,12 +140,37 @@ extension JSONScanner {
         return negative ? -value : value
     }
 
-    /// A number of at most 15 digits without an exponent, or `null` (as NaN), at `at`, which
-    /// moves past it; `nil` for anything else. At most 15 digits are exact as a Double and so is
-    /// 10^15, so one division is the correctly rounded value, what the checked reading (and
-    /// strtod) gives.
+}
+
+/// A number of at most 15 digits without an exponent, or `null` (as NaN). At most 15 digits are
+/// exact as a Double and so is 10^15, so one division is the correctly rounded value, what the
+/// checked reading (and strtod) gives.
+private enum NumberElement: ColumnElement {
+    /// 10^k for 1 ≤ k ≤ 15, each exact; a switch the compiler makes a table of constants (a
+    /// global array is reached through a lazy-initialisation check on every element).
     @inline(__always)
-    private static func fastNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, _ powers: [Double]) -> Double? {
+    static func power(_ k: Int) -> Double {
+        switch k {
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
+    }
+
+    @inline(__always)
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Double? {
         var i = at
         var c = bytes[i]
         if c == UInt8(ascii: "n") {
@@ -181,7 +215,7 @@ extension JSONScanner {
         }
         guard digits <= 15 else { return nil }
         at = i
-        let value = scale == 0 ? Double(mantissa) : Double(mantissa) / powers[scale]
+        let value = scale == 0 ? Double(mantissa) : Double(mantissa) / power(scale)
         return negative ? -value : value
     }
 }
