@@ -126,12 +126,12 @@ final class DerivedRowWriter {
                 cell(row, "averageHeartRate"), cell(row, "maximumHeartRate"), cell(row, "routeFixes"),
             ])
             guard workout.routeFixes != nil, let event = firstStarting[workout.start], routed.insert(workout.start).inserted else { continue }
-            try writeRoute(of: workout, event: event, fixes: window.routeFields, zone: zone)
+            try writeRoute(of: workout, event: event, fixes: window.routeFields(from: event.start, through: event.end), zone: zone)
         }
     }
 
     /// The route `efferent export route --start` writes for this workout, fix by fix.
-    private func writeRoute(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: [ArchiveEvent], zone: String?) throws {
+    private func writeRoute(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: ArraySlice<ArchiveEvent>, zone: String?) throws {
         guard let route = try? RouteGPX(workout: event, events: fixes) else { return }
         func field(_ fix: RouteGPX.Fix, _ name: String) -> SQLiteValue { fix.fields[name].map(SQLiteValue.real) ?? .null }
         for fix in route.fixes {

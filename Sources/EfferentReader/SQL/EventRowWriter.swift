@@ -1,7 +1,8 @@
 import EfferentCore
 import EfferentSQLite
 
-/// Writes and removes the `event_rows`, `series`, `series_days` and `days` rows of whole days.
+/// Writes and removes the `event_rows`, `sample_runs`, `series`, `series_days` and `days` rows of
+/// whole days.
 ///
 /// Each distinct series key gets one `series` row, found again through a table kept in memory, so
 /// an event row carries an integer where a wide table would repeat five strings.
@@ -10,6 +11,9 @@ final class EventRowWriter {
     private let clock: LocalClock
     private var seriesIDs: [DaySeries.Key: Int64] = [:]
     private let insertEvent: SQLiteStatement
+    private let insertRun: SQLiteStatement
+    /// The JSON text of the sample run being written, reused from run to run.
+    private var runText = [UInt8]()
     private let insertSeries: SQLiteStatement
     private let insertSeriesDay: SQLiteStatement
     private let insertDay: SQLiteStatement
@@ -20,6 +24,7 @@ final class EventRowWriter {
         self.db = db
         self.clock = clock
         insertEvent = try db.statement("INSERT INTO event_rows VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+        insertRun = try db.statement("INSERT INTO sample_runs VALUES (?1, ?2, ?3, ?4)")
         insertSeries = try db.statement("INSERT INTO series (metric, kind, bucket, unit, source) VALUES (?1, ?2, ?3, ?4, ?5)")
         insertSeriesDay = try db.statement("INSERT INTO series_days VALUES (?1, ?2, ?3)")
         insertDay = try db.statement("INSERT OR REPLACE INTO days VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -50,6 +55,12 @@ final class EventRowWriter {
         for run in day.runs {
             let id = try seriesID(run.key)
             perSeries[id, default: 0] += run.events.count
+            if SampleRun.packs(run.key.metric, run.events) {
+                let offset = SampleRun.encode(run.events, zone: zone, into: &runText)
+                try insertRun.run([.integer(id), dayText, .integer(offset), .text(String(decoding: runText, as: UTF8.self))])
+                seq += Int64(run.events.count)
+                continue
+            }
             for event in run.events {
                 insertEvent.rewind()
                 try insertEvent.bind(1, .integer(id))
@@ -80,7 +91,11 @@ final class EventRowWriter {
         let dayText = SQLiteValue.text(day.description)
         let ids = try db.statement("SELECT series_id FROM series_days WHERE day = ?1").rows([dayText]) { $0.int64(0) }
         let delete = try db.statement("DELETE FROM event_rows WHERE series_id = ?1 AND day = ?2")
-        for id in ids { try delete.run([.integer(id), dayText]) }
+        let deleteRun = try db.statement("DELETE FROM sample_runs WHERE series_id = ?1 AND day = ?2")
+        for id in ids {
+            try delete.run([.integer(id), dayText])
+            try deleteRun.run([.integer(id), dayText])
+        }
         try db.statement("DELETE FROM series_days WHERE day = ?1").run([dayText])
         try db.statement("DELETE FROM days WHERE day = ?1").run([dayText])
     }

@@ -27,8 +27,9 @@ struct ExportWindow {
     let days: [CalendarDay: Day]
     /// The events answers read, in day order then body order, as a mirror source gives them.
     let source: WindowSource
-    /// Every route field of the window (`workoutRoute.*`), in day and body order, for `RouteGPX`
-    /// (which takes the fields inside a workout's span from them).
+    /// Every route field of the window (`workoutRoute.*`) ordered by start, body order kept among
+    /// equal starts, so each workout's fixes are found by two binary searches (a window's fields
+    /// are tens of thousands, its workouts dozens).
     let routeFields: [ArchiveEvent]
 
     /// The metrics the answers read: everything but the samples faster than a second (route
@@ -72,7 +73,22 @@ struct ExportWindow {
         }
         self.days = days
         source = WindowSource(answerEvents)
-        self.routeFields = routeFields
+        self.routeFields = routeFields.indices.sorted { (routeFields[$0].event.start, $0) < (routeFields[$1].event.start, $1) }
+            .map { routeFields[$0] }
+    }
+
+    /// The route fields starting from `first` through `last` (Unix seconds), in `routeFields` order.
+    func routeFields(from first: Int64, through last: Int64) -> ArraySlice<ArchiveEvent> {
+        func firstIndex(startingAfter bound: Int64) -> Int {
+            var low = 0, high = routeFields.count
+            while low < high {
+                let middle = (low + high) / 2
+                if routeFields[middle].event.start <= bound { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        guard first <= last else { return [] }
+        return routeFields[firstIndex(startingAfter: first - 1)..<firstIndex(startingAfter: last)]
     }
 
     /// Layout-1 events grouped into runs of one series key, order kept.

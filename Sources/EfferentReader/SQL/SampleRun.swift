@@ -1,0 +1,50 @@
+import EfferentClient
+import EfferentCore
+
+/// One day's run of a sample series (`RecordParts.isSampleSeries`) as the JSON text of its
+/// `sample_runs` row, and the SQL the `events` view reads it back with.
+///
+/// Each event is an array: `[start, value]` when it is an instant at the run's UTC offset — nearly
+/// every sample — else `[start, value, end, start_offset, end_offset]`. Values are written in
+/// Swift's shortest round-trip form with a fraction or exponent, so SQLite reads each back as the
+/// same REAL an `event_rows` row holds; a missing value is `null`.
+enum SampleRun {
+    /// Whether `events` of `metric` are stored as a run: sample series whose events carry nothing
+    /// but instants and finite values (anything else keeps its rows in `event_rows`).
+    static func packs(_ metric: String, _ events: [DayEvent]) -> Bool {
+        guard RecordParts.isSampleSeries(metric) else { return false }
+        return events.allSatisfy { event in
+            event.stage == nil && event.activity == nil && event.duration == nil && (event.value?.isFinite ?? true)
+        }
+    }
+
+    /// The run's UTC offset (its first event's) and its events as JSON text, appended to `text`
+    /// (emptied first, so one buffer serves a whole export).
+    static func encode(_ events: [DayEvent], zone: ZoneCalendar, into text: inout [UInt8]) -> Int64 {
+        text.removeAll(keepingCapacity: true)
+        let offset = events.first.map { zone.offset(at: Double($0.start)) } ?? 0
+        text.append(UInt8(ascii: "["))
+        for (index, event) in events.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            let startOffset = zone.offset(at: Double(event.start))
+            let endOffset = event.end == event.start ? startOffset : zone.offset(at: Double(event.end))
+            text.append(UInt8(ascii: "["))
+            text.append(contentsOf: String(event.start).utf8)
+            text.append(UInt8(ascii: ","))
+            if let value = event.value { text.append(contentsOf: value.description.utf8) } else { text.append(contentsOf: "null".utf8) }
+            if event.end != event.start || startOffset != offset {
+                for number in [event.end, startOffset, endOffset] {
+                    text.append(UInt8(ascii: ","))
+                    text.append(contentsOf: String(number).utf8)
+                }
+            }
+            text.append(UInt8(ascii: "]"))
+        }
+        text.append(UInt8(ascii: "]"))
+        return offset
+    }
+
+    /// The SQL for field `index` of the event `json_each` names `e` (NULL where the short form
+    /// leaves it out). `json_extract` rather than `->>`, which SQLite gained only in 3.38.
+    static func column(_ index: Int) -> String { "json_extract(e.value, '$[\(index)]')" }
+}
