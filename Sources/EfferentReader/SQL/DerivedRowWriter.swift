@@ -7,15 +7,13 @@ import EfferentSQLite
 /// `efferent daily`, `sleep` or `workouts` prints for the same day.
 final class DerivedRowWriter {
     private let db: SQLiteConnection
-    private let clock: LocalClock
     private let insertDaily: SQLiteStatement
     private let insertNight: SQLiteStatement
     private let insertWorkout: SQLiteStatement
     private let insertFix: SQLiteStatement
 
-    init(db: SQLiteConnection, clock: LocalClock) throws {
+    init(db: SQLiteConnection) throws {
         self.db = db
-        self.clock = clock
         insertDaily = try db.statement("INSERT INTO daily VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         insertNight = try db.statement("INSERT INTO sleep_nights VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)")
         insertWorkout = try db.statement("INSERT INTO workouts VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
@@ -48,15 +46,33 @@ final class DerivedRowWriter {
         try db.statement("DELETE FROM routes WHERE day < ?1 OR day > ?2").run(bounds)
     }
 
-    /// Writes the rows of the local days of `range` from `window`, which must hold the mirror's
-    /// days from the one before `range` to three after it (what the answers read).
-    func write(_ range: DayRange, from window: ExportWindow) throws {
-        try writeDaily(range, window.source)
-        try writeSleep(range, window)
-        try writeWorkouts(range, window)
+    /// The answers' rows of some local days, computed apart from writing them, so a window's rows
+    /// can be computed on one core while the rows before them are inserted on the other.
+    struct Rows: Sendable {
+        var daily: [[SQLiteValue]] = []
+        var nights: [[SQLiteValue]] = []
+        var workouts: [[SQLiteValue]] = []
+        var fixes: [[SQLiteValue]] = []
     }
 
-    private func writeDaily(_ range: DayRange, _ source: WindowSource) throws {
+    /// Inserts rows computed by `rows(_:from:clock:)`.
+    func insert(_ rows: Rows) throws {
+        for (statement, table) in [(insertDaily, rows.daily), (insertNight, rows.nights), (insertWorkout, rows.workouts), (insertFix, rows.fixes)] {
+            for row in table { try statement.run(row) }
+        }
+    }
+
+    /// The rows of the local days of `range` from `window`, which must hold the mirror's days from
+    /// the one before `range` to three after it (what the answers read).
+    static func rows(_ range: DayRange, from window: ExportWindow, clock: LocalClock) throws -> Rows {
+        var rows = Rows()
+        try daily(range, window.source, into: &rows.daily)
+        try sleep(range, window, clock: clock, into: &rows.nights)
+        try workouts(range, window, clock: clock, into: &rows)
+        return rows
+    }
+
+    private static func daily(_ range: DayRange, _ source: WindowSource, into rows: inout [[SQLiteValue]]) throws {
         let metrics = Set(source.slice(from: range.since.previous, through: range.until).lazy
             .filter { $0.event.value != nil && Self.isDaily($0.event.metric) }.map(\.event.metric)).sorted()
         guard !metrics.isEmpty else { return }
@@ -69,25 +85,25 @@ final class DerivedRowWriter {
                 let unit = answer.units[metric].map(SQLiteValue.text) ?? .null
                 if columns.count == 1 {
                     guard let sum = row[columns[0]] else { continue }
-                    try insertDaily.run([dayText, .text(metric), .text("total"), .real(sum), unit, .null, .null, .null])
+                    rows.append([dayText, .text(metric), .text("total"), .real(sum), unit, .null, .null, .null])
                 } else {
                     let (minimum, mean, maximum) = (row[columns[0]], row[columns[1]], row[columns[2]])
                     guard let mean else { continue }
-                    try insertDaily.run([dayText, .text(metric), .text("record"), .real(mean), unit,
-                                         minimum.map(SQLiteValue.real) ?? .null, .real(mean), maximum.map(SQLiteValue.real) ?? .null])
+                    rows.append([dayText, .text(metric), .text("record"), .real(mean), unit,
+                                 minimum.map(SQLiteValue.real) ?? .null, .real(mean), maximum.map(SQLiteValue.real) ?? .null])
                 }
             }
         }
     }
 
     /// The zone a local day of the window was cut in (UTC when the window does not hold it).
-    private func zone(of day: CalendarDay, _ window: ExportWindow) -> String? { window.days[day]?.timeZone }
+    private static func zone(of day: CalendarDay, _ window: ExportWindow) -> String? { window.days[day]?.timeZone }
 
-    private func writeSleep(_ range: DayRange, _ window: ExportWindow) throws {
+    private static func sleep(_ range: DayRange, _ window: ExportWindow, clock: LocalClock, into rows: inout [[SQLiteValue]]) throws {
         func hours(_ value: Double?) -> SQLiteValue { value.map(SQLiteValue.real) ?? .null }
         for night in try SleepAnswer(from: window.source, range: range).nights {
             let zone = zone(of: night.night, window)
-            try insertNight.run([
+            rows.append([
                 .text(night.night.description), .text(try LocalInstant.iso(night.start, in: zone, clock: clock)),
                 .text(try LocalInstant.iso(night.end, in: zone, clock: clock)), .integer(night.start), .integer(night.end),
                 .real(night.asleepHours), hours(night.inBedHours), hours(night.stages["awake"]), hours(night.stages["asleepUnspecified"]),
@@ -98,7 +114,7 @@ final class DerivedRowWriter {
         }
     }
 
-    private func writeWorkouts(_ range: DayRange, _ window: ExportWindow) throws {
+    private static func workouts(_ range: DayRange, _ window: ExportWindow, clock: LocalClock, into rows: inout Rows) throws {
         // A workout that crosses midnight overlaps two windows; it belongs to the day it started.
         let workouts = try WorkoutsAnswer(from: window.source, range: range).workouts.filter { range.contains($0.day) }
         guard !workouts.isEmpty else { return }
@@ -119,27 +135,29 @@ final class DerivedRowWriter {
         for workout in workouts {
             let zone = zone(of: workout.day, window)
             let row = WorkoutsAnswer.row(workout)
-            try insertWorkout.run([
+            rows.workouts.append([
                 .integer(workout.start), .integer(workout.end), .text(try LocalInstant.iso(workout.start, in: zone, clock: clock)),
                 .text(try LocalInstant.iso(workout.end, in: zone, clock: clock)), .text(workout.day.description), cell(row, "activity"),
                 cell(row, "minutes"), cell(row, "source"), cell(row, "distanceMeters"), cell(row, "activeEnergyKcal"),
                 cell(row, "averageHeartRate"), cell(row, "maximumHeartRate"), cell(row, "routeFixes"),
             ])
             guard workout.routeFixes != nil, let event = firstStarting[workout.start], routed.insert(workout.start).inserted else { continue }
-            try writeRoute(of: workout, event: event, fixes: window.routeFields(from: event.start, through: event.end), zone: zone)
+            try route(of: workout, event: event, fixes: window.routeFields(from: event.start, through: event.end), zone: zone,
+                      clock: clock, into: &rows.fixes)
         }
     }
 
     /// The route `efferent export route --start` writes for this workout, fix by fix.
-    private func writeRoute(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: ArraySlice<ArchiveEvent>, zone: String?) throws {
+    private static func route(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: ArraySlice<ArchiveEvent>, zone: String?,
+                              clock: LocalClock, into rows: inout [[SQLiteValue]]) throws {
         guard let route = try? RouteGPX(workout: event, events: fixes) else { return }
         func field(_ fix: RouteGPX.Fix, _ name: String) -> SQLiteValue { fix.fields[name].map(SQLiteValue.real) ?? .null }
+        let day = SQLiteValue.text(workout.day.description), source = route.source.map(SQLiteValue.text) ?? .null
         for fix in route.fixes {
-            try insertFix.run([
+            rows.append([
                 .integer(workout.start), .integer(fix.start), .integer(fix.ordinal), .text(try LocalInstant.iso(fix.start, in: zone, clock: clock)),
-                .text(workout.day.description), field(fix, "latitude"), field(fix, "longitude"), field(fix, "altitude"), field(fix, "speed"),
-                field(fix, "course"), field(fix, "horizontalAccuracy"), field(fix, "verticalAccuracy"),
-                route.source.map(SQLiteValue.text) ?? .null,
+                day, field(fix, "latitude"), field(fix, "longitude"), field(fix, "altitude"), field(fix, "speed"),
+                field(fix, "course"), field(fix, "horizontalAccuracy"), field(fix, "verticalAccuracy"), source,
             ])
         }
     }

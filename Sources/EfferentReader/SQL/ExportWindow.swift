@@ -10,13 +10,13 @@ import EfferentCore
 /// millions of strings.
 struct ExportWindow {
     /// The rows of one day that share a series key, in body order.
-    struct Run {
+    struct Run: Sendable {
         let key: DaySeries.Key
         let events: [DayEvent]
     }
 
     /// One mirrored day as the export writes it.
-    struct Day {
+    struct Day: Sendable {
         let day: CalendarDay
         let uploaded: String
         let timeZone: String?

@@ -35,7 +35,7 @@ public struct SQLExport {
     /// Days one window reads at a time: large enough that the days read twice at window edges
     /// cost little, small enough that a decade of GPS fixes never sits in memory. (Tests make it
     /// small, so windows meet inside their archives.)
-    var windowDays = 31
+    var windowDays = 16
 
     public init(mirror: Mirror, path: String, archiveID: String, timeZone: String?, since: CalendarDay? = nil, until: CalendarDay? = nil) {
         self.mirror = mirror
@@ -115,7 +115,7 @@ public struct SQLExport {
             written = try db.write {
                 let writer = try Writers(db: db)
                 if let range = span(wanted) {
-                    try writeWindows([range], wanted: wanted, toWrite: Set(wanted.keys), uploaded: uploaded, writers: writer, stamp: stamp)
+                    try writeWindows([range], toWrite: Set(wanted.keys), uploaded: uploaded, writers: writer, stamp: stamp)
                 }
                 try finish(db, writer, stamp: stamp)
                 return writer.events.eventsWritten
@@ -154,7 +154,7 @@ public struct SQLExport {
             if let span = span(wanted) {
                 let runs = Self.runs(of: affected.filter(span.contains).sorted())
                 for run in runs { try writer.derived.remove(since: run.since, until: run.until) }
-                try writeWindows(runs, wanted: wanted, toWrite: changed.filter { wanted[$0] != nil }, uploaded: uploaded, writers: writer, stamp: stamp)
+                try writeWindows(runs, toWrite: changed.filter { wanted[$0] != nil }, uploaded: uploaded, writers: writer, stamp: stamp)
             }
             try finish(db, writer, stamp: stamp)
             return Report(kind: .updated, days: wanted.count, daysChanged: changed.count, events: writer.events.eventsWritten)
@@ -196,29 +196,42 @@ public struct SQLExport {
         let derived: DerivedRowWriter
 
         init(db: SQLiteConnection) throws {
-            let clock = LocalClock()
-            events = try EventRowWriter(db: db, clock: clock)
-            derived = try DerivedRowWriter(db: db, clock: clock)
+            events = try EventRowWriter(db: db, clock: LocalClock())
+            derived = try DerivedRowWriter(db: db)
         }
     }
 
+    /// What one window writes, made off the writing thread: its days to write events for, in order,
+    /// and the answers' rows of its range.
+    private struct Prepared: Sendable {
+        let days: [ExportWindow.Day]
+        let rows: DerivedRowWriter.Rows
+    }
+
     /// Writes, window by window over `ranges`, the events of the days in `toWrite` and the
-    /// answers' rows of every day of the ranges.
-    private func writeWindows(_ ranges: [DayRange], wanted: [CalendarDay: String], toWrite: Set<CalendarDay>,
-                              uploaded: [CalendarDay: String], writers: Writers, stamp: String) throws {
+    /// answers' rows of every day of the ranges. The next window is read and its answers computed
+    /// (`Lookahead`) while this thread inserts the current one's rows.
+    private func writeWindows(_ ranges: [DayRange], toWrite: Set<CalendarDay>, uploaded: [CalendarDay: String],
+                              writers: Writers, stamp: String) throws {
+        var plan = [DayRange]()
         for range in ranges {
             var start = range.since
             while start <= range.until {
                 let end = min(range.until, start.adding(days: windowDays - 1))
-                let window = try ExportWindow(mirror: mirror, uploaded: uploaded, from: start.previous, through: end.adding(days: 3))
-                var day = start
-                while day <= end {
-                    if toWrite.contains(day), let read = window.days[day] { try writers.events.write(read, exportedAt: stamp) }
-                    day = day.next
-                }
-                try writers.derived.write(try DayRange(since: start, until: end), from: window)
+                plan.append(try DayRange(since: start, until: end))
                 start = end.next
             }
+        }
+        let mirror = mirror, windows = plan
+        let ahead = Lookahead(count: windows.count) { index in
+            let range = windows[index]
+            let window = try ExportWindow(mirror: mirror, uploaded: uploaded, from: range.since.previous, through: range.until.adding(days: 3))
+            return Prepared(days: range.days.filter(toWrite.contains).compactMap { window.days[$0] },
+                            rows: try DerivedRowWriter.rows(range, from: window, clock: LocalClock()))
+        }
+        while let prepared = try ahead.next() {
+            for day in prepared.days { try writers.events.write(day, exportedAt: stamp) }
+            try writers.derived.insert(prepared.rows)
         }
     }
 

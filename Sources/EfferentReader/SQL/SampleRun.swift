@@ -10,11 +10,12 @@ import EfferentCore
 /// same REAL an `event_rows` row holds; a missing value is `null`.
 enum SampleRun {
     /// Whether `events` of `metric` are stored as a run: sample series whose events carry nothing
-    /// but instants and finite values (anything else keeps its rows in `event_rows`).
+    /// but instants and values (anything else keeps its rows in `event_rows`; `DayEvent` admits
+    /// only finite values, which JSON can hold).
     static func packs(_ metric: String, _ events: [DayEvent]) -> Bool {
         guard RecordParts.isSampleSeries(metric) else { return false }
         return events.allSatisfy { event in
-            event.stage == nil && event.activity == nil && event.duration == nil && (event.value?.isFinite ?? true)
+            event.stage == nil && event.activity == nil && event.duration == nil
         }
     }
 

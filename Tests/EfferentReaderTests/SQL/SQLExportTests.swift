@@ -91,7 +91,7 @@ import Glibc
         #expect(try F.rows(file, "SELECT kind, unit, name, first_day, last_day, days, events FROM metrics WHERE metric = 'heartRate'")
                 == [[.text("record"), .text("count/min"), .text("Heart rate"), .text("2025-03-10"), .text("2025-04-18"), .integer(40), .integer(120)]])
         #expect(try F.rows(file, "SELECT schema_version, archive_id, time_zone, since, until FROM meta")
-                == [[.integer(1), .text(harness.reading.bucket.rawValue), .text(F.zone), .null, .null]])
+                == [[.integer(Int64(SQLSchema.version)), .text(harness.reading.bucket.rawValue), .text(F.zone), .null, .null]])
     }
 
     /// Every table of two files, the columns that say when a file was written left out.

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Items `0..<count` made one ahead on a thread of their own: while the caller works on item i,
+/// item i + 1 is being made, so a two-core machine reads and computes the next export window
+/// while SQLite inserts the current one. At most two items exist at once, which bounds memory.
+///
+/// A thread of its own rather than a task: the export runs synchronously under a command's task,
+/// and the cooperative pool has as many threads as cores, so waiting there could starve the work
+/// it waits for.
+final class Lookahead<Item: Sendable> {
+    /// Where the making thread leaves its item; read only after `done` is signalled.
+    private final class Slot: @unchecked Sendable {
+        var result: Result<Item, any Error>?
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    private let count: Int
+    private let make: @Sendable (Int) throws -> Item
+    private var index = 0
+    private var pending: Slot?
+
+    init(count: Int, make: @escaping @Sendable (Int) throws -> Item) {
+        self.count = count
+        self.make = make
+        pending = start(0)
+    }
+
+    /// Waits for no thread: an item being made when the caller stops is waited for, so no thread
+    /// outlives the run that asked for it.
+    deinit { pending?.done.wait() }
+
+    private func start(_ index: Int) -> Slot? {
+        guard index < count else { return nil }
+        let slot = Slot(), make = make
+        let thread = Thread {
+            slot.result = Result { try make(index) }
+            slot.done.signal()
+        }
+        // Decoding a day recurses through its JSON; give it the main thread's stack, not a secondary thread's default.
+        thread.stackSize = 8 << 20
+        thread.start()
+        return slot
+    }
+
+    /// The next item, in order (nil after the last), once it is made; starts making the one after.
+    func next() throws -> Item? {
+        guard let slot = pending else { return nil }
+        slot.done.wait()
+        pending = nil
+        index += 1
+        pending = start(index)
+        return try slot.result!.get()
+    }
+}
