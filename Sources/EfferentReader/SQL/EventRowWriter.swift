@@ -12,8 +12,6 @@ final class EventRowWriter {
     private var seriesIDs: [DaySeries.Key: Int64] = [:]
     private let insertEvent: SQLiteStatement
     private let insertRun: SQLiteStatement
-    /// The JSON text of the sample run being written, reused from run to run.
-    private var runText = [UInt8]()
     private let insertSeries: SQLiteStatement
     private let insertSeriesDay: SQLiteStatement
     private let insertDay: SQLiteStatement
@@ -46,18 +44,18 @@ final class EventRowWriter {
         return id
     }
 
-    /// Writes every event of `day` with its local offsets, and the day's row stamped `exportedAt`.
-    func write(_ day: ExportWindow.Day, exportedAt: String) throws {
+    /// Writes every event of `day` with its local offsets, and the day's row stamped `exportedAt`;
+    /// `packed` holds, run by run, the `sample_runs` row of a run stored as one (`SampleRun.encoded`).
+    func write(_ day: ExportWindow.Day, packed: [SampleRun.Encoded?], exportedAt: String) throws {
         let dayText = SQLiteValue.text(day.day.description)
         let zone = try clock.zone(day.timeZone)
         var perSeries = [Int64: Int]()
         var seq: Int64 = 0
-        for run in day.runs {
+        for (index, run) in day.runs.enumerated() {
             let id = try seriesID(run.key)
             perSeries[id, default: 0] += run.events.count
-            if SampleRun.packs(run.key.metric, run.events) {
-                let offset = SampleRun.encode(run.events, zone: zone, into: &runText)
-                try insertRun.run([.integer(id), dayText, .integer(offset), .text(String(decoding: runText, as: UTF8.self))])
+            if let packed = packed[index] {
+                try insertRun.run([.integer(id), dayText, .integer(packed.offset), .text(packed.text)])
                 seq += Int64(run.events.count)
                 continue
             }

@@ -204,7 +204,7 @@ public struct SQLExport {
     /// What one window writes, made off the writing thread: its days to write events for, in order,
     /// and the answers' rows of its range.
     private struct Prepared: Sendable {
-        let days: [ExportWindow.Day]
+        let days: [(day: ExportWindow.Day, packed: [SampleRun.Encoded?])]
         let rows: DerivedRowWriter.Rows
     }
 
@@ -226,11 +226,12 @@ public struct SQLExport {
         let ahead = Lookahead(count: windows.count) { index in
             let range = windows[index]
             let window = try ExportWindow(mirror: mirror, uploaded: uploaded, from: range.since.previous, through: range.until.adding(days: 3))
-            return Prepared(days: range.days.filter(toWrite.contains).compactMap { window.days[$0] },
-                            rows: try DerivedRowWriter.rows(range, from: window, clock: LocalClock()))
+            let clock = LocalClock()
+            let days = try range.days.filter(toWrite.contains).compactMap { window.days[$0] }.map { ($0, try SampleRun.encoded($0, clock: clock)) }
+            return Prepared(days: days, rows: try DerivedRowWriter.rows(range, from: window, clock: clock))
         }
         while let prepared = try ahead.next() {
-            for day in prepared.days { try writers.events.write(day, exportedAt: stamp) }
+            for (day, packed) in prepared.days { try writers.events.write(day, packed: packed, exportedAt: stamp) }
             try writers.derived.insert(prepared.rows)
         }
     }

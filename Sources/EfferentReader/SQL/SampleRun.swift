@@ -19,6 +19,24 @@ enum SampleRun {
         }
     }
 
+    /// A run ready for its `sample_runs` row.
+    struct Encoded: Sendable {
+        let offset: Int64
+        let text: String
+    }
+
+    /// For each run of `day`, its row when it is stored as a run (nil when its events keep their
+    /// rows): made with the window, off the thread that inserts.
+    static func encoded(_ day: ExportWindow.Day, clock: LocalClock) throws -> [Encoded?] {
+        let zone = try clock.zone(day.timeZone)
+        var text = [UInt8]()
+        return day.runs.map { run in
+            guard packs(run.key.metric, run.events) else { return nil }
+            let offset = encode(run.events, zone: zone, into: &text)
+            return Encoded(offset: offset, text: String(decoding: text, as: UTF8.self))
+        }
+    }
+
     /// The run's UTC offset (its first event's) and its events as JSON text, appended to `text`
     /// (emptied first, so one buffer serves a whole export).
     static func encode(_ events: [DayEvent], zone: ZoneCalendar, into text: inout [UInt8]) -> Int64 {
