@@ -148,7 +148,7 @@ final class DerivedRowWriter {
     }
 
     /// The route `efferent export route --start` writes for this workout, fix by fix.
-    private static func route(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: ArraySlice<ArchiveEvent>, zone: String?,
+    private static func route(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: some Sequence<ArchiveEvent>, zone: String?,
                               clock: LocalClock, into rows: inout [[SQLiteValue]]) throws {
         guard let route = try? RouteGPX(workout: event, events: fixes) else { return }
         func field(_ fix: RouteGPX.Fix, _ name: String) -> SQLiteValue { fix.fields[name].map(SQLiteValue.real) ?? .null }

@@ -27,10 +27,13 @@ struct ExportWindow {
     let days: [CalendarDay: Day]
     /// The events answers read, in day order then body order, as a mirror source gives them.
     let source: WindowSource
-    /// Every route field of the window (`workoutRoute.*`) ordered by start, body order kept among
-    /// equal starts, so each workout's fixes are found by two binary searches (a window's fields
-    /// are tens of thousands, its workouts dozens).
-    let routeFields: [ArchiveEvent]
+    /// The window's runs of route fields (`workoutRoute.*`), with the day and zone they were read in.
+    private let routeRuns: [(day: CalendarDay, timeZone: String?, events: [DayEvent])]
+    /// Where each route field lies in `routeRuns`, ordered by start, body order kept among equal
+    /// starts, so each workout's fixes are found by two binary searches (a window's fields are
+    /// tens of thousands, its workouts dozens). Positions, not copies: a day of long runs holds
+    /// tens of thousands of fields, and a copy of each was most of a window's memory.
+    private let routeFields: [(start: Int64, run: Int32, index: Int32)]
 
     /// The metrics the answers read: everything but the samples faster than a second (route
     /// fixes, ECG voltages, beats, audiogram points), which are most of an every-type day's rows,
@@ -44,7 +47,8 @@ struct ExportWindow {
     init(mirror: Mirror, uploaded: [CalendarDay: String], from first: CalendarDay, through last: CalendarDay) throws {
         var days = [CalendarDay: Day]()
         var answerEvents = [ArchiveEvent]()
-        var routeFields = [ArchiveEvent]()
+        var routeRuns = [(day: CalendarDay, timeZone: String?, events: [DayEvent])]()
+        var routeFields = [(start: Int64, run: Int32, index: Int32)]()
         var day = first
         while day <= last {
             defer { day = day.next }
@@ -62,33 +66,36 @@ struct ExportWindow {
             }
             days[day] = read
             for run in read.runs {
-                let answers = Self.feedsAnswers(run.key.metric), route = run.key.metric.hasPrefix(RouteGPX.fieldPrefix)
-                guard answers || route else { continue }
-                for event in run.events {
-                    let item = ArchiveEvent(day: day, timeZone: read.timeZone, id: "", event: event)
-                    if answers { answerEvents.append(item) }
-                    if route { routeFields.append(item) }
+                if run.key.metric.hasPrefix(RouteGPX.fieldPrefix) {
+                    for (index, event) in run.events.enumerated() { routeFields.append((event.start, Int32(routeRuns.count), Int32(index))) }
+                    routeRuns.append((day, read.timeZone, run.events))
                 }
+                guard Self.feedsAnswers(run.key.metric) else { continue }
+                for event in run.events { answerEvents.append(ArchiveEvent(day: day, timeZone: read.timeZone, id: "", event: event)) }
             }
         }
         self.days = days
         source = WindowSource(answerEvents)
-        self.routeFields = routeFields.indices.sorted { (routeFields[$0].event.start, $0) < (routeFields[$1].event.start, $1) }
-            .map { routeFields[$0] }
+        self.routeRuns = routeRuns
+        // Appended in day and body order, so (start, position) orders by start and keeps body order.
+        self.routeFields = routeFields.sorted { ($0.start, $0.run, $0.index) < ($1.start, $1.run, $1.index) }
     }
 
-    /// The route fields starting from `first` through `last` (Unix seconds), in `routeFields` order.
-    func routeFields(from first: Int64, through last: Int64) -> ArraySlice<ArchiveEvent> {
+    /// The route fields starting from `first` through `last` (Unix seconds), ordered by start.
+    func routeFields(from first: Int64, through last: Int64) -> some Sequence<ArchiveEvent> {
         func firstIndex(startingAfter bound: Int64) -> Int {
             var low = 0, high = routeFields.count
             while low < high {
                 let middle = (low + high) / 2
-                if routeFields[middle].event.start <= bound { low = middle + 1 } else { high = middle }
+                if routeFields[middle].start <= bound { low = middle + 1 } else { high = middle }
             }
             return low
         }
-        guard first <= last else { return [] }
-        return routeFields[firstIndex(startingAfter: first - 1)..<firstIndex(startingAfter: last)]
+        let range = first <= last ? firstIndex(startingAfter: first - 1)..<firstIndex(startingAfter: last) : 0..<0
+        return routeFields[range].lazy.map { [routeRuns] field in
+            let run = routeRuns[Int(field.run)]
+            return ArchiveEvent(day: run.day, timeZone: run.timeZone, id: "", event: run.events[Int(field.index)])
+        }
     }
 
     /// Layout-1 events grouped into runs of one series key, order kept.

@@ -32,10 +32,10 @@ public struct SQLExport {
     public let since: CalendarDay?
     public let until: CalendarDay?
 
-    /// Days one window reads at a time. Two windows are in memory at once (`Lookahead`); on the
-    /// every-type decade 8 days peaked at 231–259 MiB and took 16.3–16.6 s, 16 days 281–320 MiB
-    /// and 15.0–15.4 s, so the edges read twice cost less than the memory. (Tests make it small,
-    /// so windows meet inside their archives.)
+    /// Days one window reads at a time. Two windows are in memory at once (`Lookahead`), and days
+    /// of long workouts hold tens of thousands of route fields each, so windows are short: the
+    /// days read twice at their edges cost less than the memory. (Tests make it small, so windows
+    /// meet inside their archives.)
     var windowDays = 8
 
     public init(mirror: Mirror, path: String, archiveID: String, timeZone: String?, since: CalendarDay? = nil, until: CalendarDay? = nil) {
