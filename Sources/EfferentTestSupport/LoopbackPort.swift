@@ -41,7 +41,7 @@ public enum LoopbackPort {
     /// Starts `process` (a server given `--listen 127.0.0.1:0`) with its standard error written to
     /// a new file at `log`, and returns the port it announces there (`announced(by:log:)`).
     public static func launch(_ process: Process, log: String) throws -> Int {
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
         guard let port = announced(by: process, log: log) else { throw CocoaError(.executableLoad) }

@@ -14,7 +14,7 @@ final class RunningReceiver {
     init(home: String, port: Int = LoopbackPort.free(), arguments: [String] = ["--debounce", "0.5"]) throws {
         self.port = port
         logFile = home + "-receive-\(UUID().uuidString.prefix(8)).log"
-        FileManager.default.createFile(atPath: logFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent")
         process.arguments = ["receive", "--listen", "127.0.0.1:\(port)"] + arguments
         var environment = ProcessInfo.processInfo.environment

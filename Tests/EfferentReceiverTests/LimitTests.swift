@@ -72,7 +72,7 @@ import Testing
     /// store is free lands once.
     @Test func aBusyStoreIs503AndTheRetryLandsOnce() async throws {
         let harness = try await ReceiverHarness()
-        try harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 50) }
+        harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 50) }
         let other = try SQLiteConnection(path: harness.store.path)
         let batch = PulsBatchText.batch(samples: [Lines.quantity, Lines.category])
         let answer = try other.write { try harness.post(batch) }

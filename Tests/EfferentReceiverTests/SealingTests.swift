@@ -42,7 +42,7 @@ import Testing
         let byType = stream.batches(size: 3, seed: 16)
         let batches = byType.values.reduce(0) { $0 + $1.count }
         #expect(batches > 1000 && stream.deleted.count > 20)
-        try harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 20) }
+        harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 20) }
         let port = try harness.listen()
         let (token, user) = (harness.token, harness.user.description)
         harness.receiver.start()
@@ -78,7 +78,7 @@ import Testing
         held.release()
         // The short timeout was for the held store only: from here a moment's contention (another
         // connection's checkpoint) waits as a real store does rather than turning into 503s.
-        try harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 10_000) }
+        harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 10_000) }
         var accepted = 0
         for stream in streams { accepted += try await stream.value() }
         // Every sample stored once, whatever was retried or resent. The answers' counts may fall

@@ -165,7 +165,7 @@ final class ReceiverChild {
 
     init(home: String, port: Int, debounce: Double) throws {
         logFile = home + "/receive.log"
-        FileManager.default.createFile(atPath: logFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent")
         process.arguments = ["receive", "--listen", "127.0.0.1:\(port)", "--debounce", String(debounce)]
         var environment = ProcessInfo.processInfo.environment
