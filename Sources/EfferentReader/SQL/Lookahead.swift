@@ -25,8 +25,8 @@ final class Lookahead<Item: Sendable> {
         pending = start(0)
     }
 
-    /// Waits for no thread: an item being made when the caller stops is waited for, so no thread
-    /// outlives the run that asked for it.
+    /// An item still being made when the caller stops (an error, an early return) is waited for,
+    /// so no thread outlives the run that asked for it.
     deinit { pending?.done.wait() }
 
     private func start(_ index: Int) -> Slot? {

@@ -37,8 +37,8 @@ enum SampleRun {
         }
     }
 
-    /// The run's UTC offset (its first event's) and its events as JSON text, appended to `text`
-    /// (emptied first, so one buffer serves a whole export).
+    /// The run's UTC offset (its first event's) and its events as JSON text, written into `text`
+    /// (emptied first, so one buffer serves every run of a day).
     static func encode(_ events: [DayEvent], zone: ZoneCalendar, into text: inout [UInt8]) -> Int64 {
         text.removeAll(keepingCapacity: true)
         let offset = events.first.map { zone.offset(at: Double($0.start)) } ?? 0

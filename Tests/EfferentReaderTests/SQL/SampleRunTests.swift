@@ -24,7 +24,7 @@ import Testing
         #expect(offset == 3600)
         #expect(String(decoding: text, as: UTF8.self) == "[[1743296398,12.0],[1743296399,-0.5,1743296401,3600,7200],"
                 + "[1743296400,null,1743296400,7200,7200],[1743296401,1e-07,1743296401,7200,7200]]")
-        // The buffer is emptied first, so one serves a whole export.
+        // The buffer is emptied first, so one serves every run of a day.
         _ = SampleRun.encode([try voltage(afterChange, 3)], zone: paris, into: &text)
         #expect(String(decoding: text, as: UTF8.self) == "[[1743296400,3.0]]")
     }
