@@ -3,6 +3,13 @@
 #include <sqlite3.h>
 #include <string.h>
 
+/// Process-wide settings, before the first connection opens (https://sqlite.org/c3ref/config.html).
+/// Memory statistics off: with them on, every allocation SQLite makes takes a global mutex to count
+/// itself, and nothing here reads the counts (sqlite3_memory_used, soft heap limits).
+static inline int efferent_sqlite_configure(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 static inline int efferent_sqlite_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int count) {
     return sqlite3_bind_blob(stmt, index, bytes, count, SQLITE_TRANSIENT);
 }

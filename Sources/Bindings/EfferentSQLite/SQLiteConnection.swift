@@ -10,8 +10,14 @@ public final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var transactionDepth = 0
 
+    /// SQLite's process-wide settings, made once before the first connection opens (SQLite takes
+    /// them only before it initializes; a process that opened a database some other way keeps
+    /// SQLite's defaults, which are slower, not wrong).
+    private static let configured: Bool = efferent_sqlite_configure() == SQLITE_OK
+
     /// Opens (or creates) the database at `path`. A failed open still closes the half-open handle.
     public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        _ = Self.configured
         var raw: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE

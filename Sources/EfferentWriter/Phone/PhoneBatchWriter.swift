@@ -139,13 +139,17 @@ struct PhoneBatchWriter {
                 stand_hours, stand_goal_hours, move_time_min, move_time_goal_min, move_mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let clear = try db.statement("""
-            DELETE FROM record WHERE day = ? AND origin = 0 AND metric >= 'activitySummary.' AND metric < 'activitySummary/'
+            DELETE FROM record WHERE start >= ? AND start < ? AND origin = 0 AND metric >= 'activitySummary.' AND metric < 'activitySummary/'
             """)
+        let zone = store.zone
         for mapped in batch.summaries {
             let summary = mapped.line
             try upsert.run([.text(summary.localDate), .real(summary.date)] + summary.values.map { $0.map { .real($0) } ?? .null }
                            + [summary.moveMode.map { .integer($0) } ?? .null])
-            try clear.run([.text(summary.localDate)])
+            if let day = CalendarDay(summary.localDate) {
+                let (start, end) = zone.bounds(of: day)
+                try clear.run([.integer(start), .integer(end)])
+            }
             marked.insert(summary.localDate)
             try insertRecords(mapped.records, sample: nil, &counts)
             counts.activitySummaries += 1

@@ -212,7 +212,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
         try db.write {
             let rows = try RecordInserter(db: db, run: run, touchingExisting: true)
-            for entry in pending where try rows.insert(entry) { added += 1 }
+            // By index: a `for in` copies each entry out, retaining every string it holds.
+            for index in pending.indices where try rows.insert(pending[index]) { added += 1 }
             try Self.upsert(summaries, db: db)
             try store.mark(rows.touched)
         }

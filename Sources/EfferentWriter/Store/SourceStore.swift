@@ -116,12 +116,19 @@ public final class SourceStore: @unchecked Sendable {
 
     // MARK: Reading records
 
-    /// Every record whose start falls on `day` (in the pinned zone).
+    /// Every record whose start falls on `day` (in the pinned zone), in the order they were stored.
+    ///
+    /// A record's day is its start's local day (every way in files it so, and a new zone re-files
+    /// them), so the day is the span of starts its bounds enclose: read through the identity
+    /// index on (start, id), which every insert maintains anyway (migration 8 dropped the index on
+    /// day the import paid for on every row).
     public func records(on day: CalendarDay) throws -> [StoredRecord] {
         try serialized {
-            try db.statement("""
-                SELECT metric, total, source, device, start, end, value, unit, stage, activity, duration FROM record WHERE day = ?
-                """).rows([.text(day.description)]) { row in
+            let (start, end) = currentZone.bounds(of: day)
+            return try db.statement("""
+                SELECT metric, total, source, device, start, end, value, unit, stage, activity, duration FROM record
+                INDEXED BY record_identity WHERE start >= ? AND start < ? ORDER BY rid
+                """).rows([.integer(start), .integer(end)]) { row in
                 StoredRecord(metric: row.text(0), isTotal: row.int64(1) == 1, source: row.text(2), device: row.optionalText(3),
                              start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
                              unit: row.optionalText(7), stage: row.optionalText(8), activity: row.optionalText(9),
@@ -134,9 +141,11 @@ public final class SourceStore: @unchecked Sendable {
     /// contributes to both days' totals, prorated (§4.1).
     public func totalsSpanning(into start: Int64, _ end: Int64, excludingDay day: CalendarDay) throws -> [StoredRecord] {
         try serialized {
-            try db.statement("""
-                SELECT metric, total, source, device, start, end, value, unit FROM record WHERE day = ? AND total = 1 AND end > ?
-                """).rows([.text(day.previous.description), .integer(start)]) { row in
+            let previous = currentZone.bounds(of: day.previous)
+            return try db.statement("""
+                SELECT metric, total, source, device, start, end, value, unit FROM record INDEXED BY record_identity
+                WHERE start >= ? AND start < ? AND total = 1 AND end > ? ORDER BY rid
+                """).rows([.integer(previous.start), .integer(previous.end), .integer(start)]) { row in
                 StoredRecord(metric: row.text(0), isTotal: true, source: row.text(2), device: row.optionalText(3),
                              start: row.int64(4), end: row.int64(5), value: row.isNull(6) ? nil : row.double(6),
                              unit: row.optionalText(7), stage: nil, activity: nil, duration: nil)
@@ -149,7 +158,7 @@ public final class SourceStore: @unchecked Sendable {
     /// otherwise fill decades with empty days).
     public func earliestDay() throws -> CalendarDay? {
         try serialized {
-            try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY day LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
+            try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY start LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
         }
     }
 
