@@ -50,8 +50,20 @@ import Testing
         #expect(after == before, "every record, under its own rid")
         let indexes = try migrated.db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' ORDER BY name")
             .rows { $0.text(0) }
-        // Migration 6 adds the phone samples' index (a receiver's records name their sample).
-        #expect(indexes == ["record_agent", "record_day", "record_identity", "record_sample"])
+        // Migration 6 adds the phone samples' index (a receiver's records name their sample);
+        // migration 8 drops the index on day.
+        #expect(indexes == ["record_agent", "record_identity", "record_sample"])
+        // A day's records read by the span of starts its bounds enclose are the rows filed under
+        // that day, in the same order, for every day the store holds.
+        let days = try migrated.db.statement("SELECT DISTINCT day FROM record ORDER BY day").rows { $0.text(0) }
+        #expect(days.count > 30)
+        for name in days {
+            let day = try #require(CalendarDay(name))
+            let filed = try migrated.db.statement("SELECT metric, start, end, value FROM record WHERE day = ? ORDER BY rid")
+                .rows([.text(name)]) { "\($0.text(0)) \($0.int64(1)) \($0.int64(2)) \($0.isNull(3) ? "-" : "\($0.double(3))")" }
+            let read = try migrated.records(on: day).map { "\($0.metric) \($0.start) \($0.end) \($0.value.map { "\($0)" } ?? "-")" }
+            #expect(read.count == filed.count && read == filed, "day \(name)")
+        }
         #expect(try migrated.db.statement("SELECT max(version) FROM migration").first { $0.int64(0) } == Int64(WriterSchema.migrations.last!.version))
 
         let again = try migrated.beginImport(source: "export.zip", format: "apple-zip", full: true)
