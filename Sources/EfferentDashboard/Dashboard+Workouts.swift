@@ -43,7 +43,7 @@ extension Dashboard {
         ]
         do {
             let route = try RouteGPX(from: context.source, start: start)
-            let points = route.fixes.map { (latitude: $0.fields["latitude"]!, longitude: $0.fields["longitude"]!) }
+            let points = route.fixes.map { (latitude: $0.latitude!, longitude: $0.longitude!) }
             members["route"] = .object(["fixes": .number(Double(points.count)),
                                         "svg": .string(RouteMap(title: "Route", points: points).svg(width: width, height: min(width, 480))),
                                         "gpx": .string("/api/v1/export/route?start=\(start)")])

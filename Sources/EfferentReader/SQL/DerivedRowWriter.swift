@@ -151,13 +151,13 @@ final class DerivedRowWriter {
     private static func route(of workout: WorkoutsAnswer.Workout, event: DayEvent, fixes: some Sequence<ArchiveEvent>, zone: String?,
                               clock: LocalClock, into rows: inout [[SQLiteValue]]) throws {
         guard let route = try? RouteGPX(workout: event, events: fixes) else { return }
-        func field(_ fix: RouteGPX.Fix, _ name: String) -> SQLiteValue { fix.fields[name].map(SQLiteValue.real) ?? .null }
+        func field(_ value: Double?) -> SQLiteValue { value.map(SQLiteValue.real) ?? .null }
         let day = SQLiteValue.text(workout.day.description), source = route.source.map(SQLiteValue.text) ?? .null
         for fix in route.fixes {
             rows.append([
                 .integer(workout.start), .integer(fix.start), .integer(fix.ordinal), .text(try LocalInstant.iso(fix.start, in: zone, clock: clock)),
-                day, field(fix, "latitude"), field(fix, "longitude"), field(fix, "altitude"), field(fix, "speed"),
-                field(fix, "course"), field(fix, "horizontalAccuracy"), field(fix, "verticalAccuracy"), source,
+                day, field(fix.latitude), field(fix.longitude), field(fix.altitude), field(fix.speed),
+                field(fix.course), field(fix.horizontalAccuracy), field(fix.verticalAccuracy), source,
             ])
         }
     }

@@ -61,18 +61,18 @@ final class EventRowWriter {
             }
             for event in run.events {
                 insertEvent.rewind()
-                try insertEvent.bind(1, .integer(id))
+                try insertEvent.bind(1, integer: id)
                 try insertEvent.bind(2, dayText)
-                try insertEvent.bind(3, .integer(seq))
-                try insertEvent.bind(4, .integer(event.start))
-                try insertEvent.bind(5, .integer(event.end))
+                try insertEvent.bind(3, integer: seq)
+                try insertEvent.bind(4, integer: event.start)
+                try insertEvent.bind(5, integer: event.end)
                 let startOffset = zone.offset(at: Double(event.start))
-                try insertEvent.bind(6, .integer(startOffset))
-                try insertEvent.bind(7, .integer(event.end == event.start ? startOffset : zone.offset(at: Double(event.end))))
-                try insertEvent.bind(8, event.value.map(SQLiteValue.real) ?? .null)
-                try insertEvent.bind(9, event.stage.map(SQLiteValue.text) ?? .null)
-                try insertEvent.bind(10, event.activity.map(SQLiteValue.text) ?? .null)
-                try insertEvent.bind(11, event.duration.map(SQLiteValue.real) ?? .null)
+                try insertEvent.bind(6, integer: startOffset)
+                try insertEvent.bind(7, integer: event.end == event.start ? startOffset : zone.offset(at: Double(event.end)))
+                try insertEvent.bind(8, real: event.value)
+                try insertEvent.bind(9, text: event.stage)
+                try insertEvent.bind(10, text: event.activity)
+                try insertEvent.bind(11, real: event.duration)
                 _ = try insertEvent.step()
                 seq += 1
             }
