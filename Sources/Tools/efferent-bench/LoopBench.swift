@@ -128,11 +128,14 @@ struct DecadeArchive {
     }
 }
 
-/// A release binary run as a child: wall time, stdout, and its peak RSS from `getrusage`.
+/// A release binary run as a child: wall time, stdout, its peak RSS from /proc, and its CPU time.
 struct Child {
     let seconds: Double
     let output: String
     let peakMiB: Double
+    /// User and system CPU seconds of the child (the bench runs one child at a time, so the
+    /// change in this process's waited-for children's usage is this child's alone).
+    var cpuSeconds = 0.0
 
     /// The run with the median time of `runs`.
     static func median(_ runs: Int, _ body: () async throws -> Child) async throws -> Child {
@@ -154,6 +157,7 @@ struct Child {
         if quiet { process.standardOutput = FileHandle.nullDevice } else { process.standardOutput = out }
         process.standardError = FileHandle.nullDevice
         let started = DispatchTime.now().uptimeNanoseconds
+        let cpuBefore = ReceiveBench.childrenCPUSeconds()
         try process.run()
         // The child's own high-water mark, polled while it runs: rusage would also count this
         // process's memory, which a spawned child's accounting inherits on Linux.
@@ -174,7 +178,7 @@ struct Child {
         let peakKiB = await reading.value
         guard process.terminationStatus == 0 else { throw BenchError("\(tool) \(arguments.first ?? "") exited \(process.terminationStatus)") }
         return Child(seconds: seconds, output: quiet ? String(decoding: data.prefix(1 << 26), as: UTF8.self) : String(decoding: data, as: UTF8.self),
-                     peakMiB: Double(peakKiB) / 1024)
+                     peakMiB: Double(peakKiB) / 1024, cpuSeconds: ReceiveBench.childrenCPUSeconds() - cpuBefore)
     }
 }
 
