@@ -29,8 +29,10 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         return all
     }
     private var counted: [String: Int] = [:]
-    /// Records arrive in runs of one type: the run's count is added when the metric changes.
-    private var current: (metric: String, count: Int)?
+    /// Records arrive in runs of one type: the run's count and span are added when the metric changes.
+    private var current: (metric: String, count: Int, first: Int64, last: Int64)?
+    /// The mapping of the current run of one type and unit.
+    private var mapping = MappingRun()
     private var totalMetrics = Set<String>()
     /// What the input held that did not become a record, with counts.
     public private(set) var notCarried: [LeftOut: Int] = [:]
@@ -68,35 +70,45 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         self.full = full
         self.holding = holding
         identity.reserveCapacity(256)
+        // The first batch fills its buffer without growing it (the next ones are reserved by `submit`).
+        if !holding { pending.reserveCapacity(Self.batch) }
     }
 
     public func record(_ record: SourceRecord) throws {
         let mapped: MetricMapping.Mapped
-        switch MetricMapping.map(record) {
+        switch mapping.map(record) {
         case let .success(value): mapped = value
         case let .failure(reason):
             notCarried[reason, default: 0] += 1
             return
         }
-        if let refusal = Plausibility.refusal(of: record, mapped: mapped, now: now) {
+        if let refusal = Plausibility.refusal(of: record, mapped: mapped, now: now, limits: mapping.limits(for: mapped.target)) {
             notCarried[LeftOut(record.type, refusal), default: 0] += 1
             return
         }
         seen += 1
+        let start = Int64(record.start.rounded(.down))
         if current?.metric == mapped.target.metric {
             current!.count += 1
+            current!.first = min(current!.first, start)
+            current!.last = max(current!.last, start)
         } else {
-            if let current { counted[current.metric, default: 0] += current.count }
-            current = (mapped.target.metric, 1)
+            closeRun()
+            current = (mapped.target.metric, 1, start, start)
             if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
         }
-        let start = Int64(record.start.rounded(.down))
-        let metric = mapped.target.metric
-        let span = spans[metric]
-        spans[metric] = (min(span?.first ?? start, start), max(span?.last ?? start, start))
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
         pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
+    }
+
+    /// Adds the current run's count and span to its metric's.
+    private func closeRun() {
+        guard let current else { return }
+        counted[current.metric, default: 0] += current.count
+        let span = spans[current.metric]
+        spans[current.metric] = (min(span?.first ?? current.first, current.first), max(span?.last ?? current.last, current.last))
+        self.current = nil
     }
 
     /// A record's local day, and the next day a total reaching past midnight counts on too (that
@@ -235,6 +247,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// deletes, within its own span and metrics, the imported records it no longer holds, and
     /// marks their days — in one transaction, so a run killed before here deletes nothing.
     public func finish() throws {
+        closeRun()
         try flush()
         try store.serialized { try finishRun(db: store.db) }
     }
