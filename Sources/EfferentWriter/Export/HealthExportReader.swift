@@ -141,8 +141,7 @@ public final class HealthExportReader {
 
     private func close(level: Int, _ tag: XMLTag) throws {
         if level == 1 {
-            if let record = pendingRecord {
-                pendingRecord = nil
+            if let record = pendingRecord.take() {
                 recordCount += 1
                 try sink.record(record)
                 if !beats.isEmpty { try writeBeats(of: record) }

@@ -1,4 +1,3 @@
-import EfferentCrypto
 import EfferentSQLite
 import EfferentClient
 import EfferentCore
@@ -38,7 +37,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     public private(set) var notCarried: [LeftOut: Int] = [:]
     /// Records that did not become a record, whatever the reason.
     public var skipped: Int { notCarried.filter { !$0.key.isOnPurpose }.values.reduce(0, +) }
-    private var identity = [UInt8]()
+    private var identities = RecordIdentity()
     static let batch = 20_000
     /// A receiver's session keeps everything it reads for the receiver's own transaction (one per
     /// phone batch) instead of writing it in batches of its own.
@@ -69,7 +68,6 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         self.run = run
         self.full = full
         self.holding = holding
-        identity.reserveCapacity(256)
         // The first batch fills its buffer without growing it (the next ones are reserved by `submit`).
         if !holding { pending.reserveCapacity(Self.batch) }
     }
@@ -192,28 +190,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
-    /// exactly as the export wrote them; the first 8 bytes make the row id.
-    func identityOf(_ record: SourceRecord) -> Int64 {
-        identity.removeAll(keepingCapacity: true)
-        func text(_ value: String?) {
-            if let value { identity.append(contentsOf: value.utf8) }
-            identity.append(0)
-        }
-        func number(_ value: Double?) {
-            let bits = value?.bitPattern ?? UInt64.max
-            for shift in stride(from: 0, to: 64, by: 8) { identity.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        }
-        text(record.type)
-        text(record.source)
-        number(record.start)
-        number(record.end)
-        number(record.value)
-        text(record.unit)
-        text(record.category)
-        text(record.activity)
-        let digest = Sodium.sha256(identity)
-        return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-    }
+    /// exactly as the export wrote them; the first 8 bytes make the row id (`RecordIdentity`).
+    func identityOf(_ record: SourceRecord) -> Int64 { identities.of(record) }
 
     /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
     /// holding the store for the transaction only: a push on another thread goes on in between.
