@@ -61,9 +61,23 @@ import Testing
         quantity("HKQuantityTypeIdentifierHeartRate", 63, "count/min"),
     ]
 
+    /// More interleaved types than the run keeps plans for, twice over, so plans are dropped and made again.
+    static let interleaved: [SourceRecord] = {
+        var records = [SourceRecord]()
+        let fields = ["latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy", "verticalAccuracy"]
+        for round in 0..<2 {
+            let unit: String? = round == 0 ? nil : "m"
+            for field in fields { records.append(part("workoutRoute." + field, 1.234_567_89 + Double(round), unit)) }
+            records.append(part("electrocardiogram.voltage", 12.5, "mcV"))
+            records.append(quantity("HKQuantityTypeIdentifierHeartRate", 61, "count/min"))
+            records.append(quantity("HKQuantityTypeIdentifierStepCount", 12, "count"))
+        }
+        return records
+    }()
+
     @Test func aRunMapsAsEveryRecordDoesAlone() {
         var run = MappingRun()
-        for (index, record) in Self.records.enumerated() {
+        for (index, record) in (Self.records + Self.interleaved).enumerated() {
             let expected = MetricMapping.map(record)
             let got = run.map(record)
             #expect(String(describing: got) == String(describing: expected), "record \(index): \(record.type) \(record.unit ?? "-")")

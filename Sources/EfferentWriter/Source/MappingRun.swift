@@ -3,6 +3,8 @@ import EfferentCore
 /// `MetricMapping.map` and `Plausibility`'s limits for records that come in runs of one type and
 /// unit, as an export's do: what the type and unit decide (the target, the conversion factor, a
 /// part's precision, the metric's limits) is looked up once per run instead of once per record.
+/// A few plans are kept, not one: a route fix's seven fields, an audiogram point's three, arrive
+/// interleaved.
 ///
 /// Only the common cases are remembered — a quantity or part whose unit converts by a factor, or
 /// is the wire unit already — and their results are the ones `MetricMapping.map` gives, computed
@@ -19,22 +21,32 @@ struct MappingRun {
         let factor: Double?
         /// A part's precision (`RecordParts.fixed`), in decimals.
         let decimals: Int?
+        let limits: Plausibility.Limits
+
+        func matches(_ record: SourceRecord) -> Bool { kind == record.kind && type == record.type && unit == record.unit }
     }
 
-    private var plan: Plan?
-    private var limits: (target: MetricMapping.Target, limits: Plausibility.Limits)?
+    /// The plans made last, the newest first.
+    private var plans: [Plan] = []
+    private var limits: [(target: MetricMapping.Target, limits: Plausibility.Limits)] = []
+    /// More plans than a route fix has fields; fewer than would make the search cost more than a lookup.
+    static let kept = 8
 
     /// The wire form of `record`, or why it cannot have one: `MetricMapping.map(record)`.
     mutating func map(_ record: SourceRecord) -> Result<MetricMapping.Mapped, LeftOut> {
         guard record.kind == .quantity || record.kind == .part, record.activity == nil else { return MetricMapping.map(record) }
         if let value = record.value, !value.isFinite { return MetricMapping.map(record) }
         if record.kind == .quantity, record.value == nil { return MetricMapping.map(record) }
-        // Strings of one run share their storage (`RecentString`), so these compare by pointer.
-        if plan?.kind != record.kind || plan?.type != record.type || plan?.unit != record.unit {
+        // Strings of one run share their storage (`RecentString`, `RecordParts`), so these compare by pointer.
+        let plan: Plan
+        if let known = plans.first(where: { $0.matches(record) }) {
+            plan = known
+        } else {
             guard let fresh = Self.plan(for: record) else { return MetricMapping.map(record) }
             plan = fresh
+            if plans.count == Self.kept { plans.removeLast() }
+            plans.insert(fresh, at: 0)
         }
-        guard let plan else { return MetricMapping.map(record) }
         var value = record.value
         if let number = value, let factor = plan.factor { value = number * factor }
         if let decimals = plan.decimals, let number = value {
@@ -45,11 +57,13 @@ struct MappingRun {
                                              duration: record.kind == .part ? record.duration : nil))
     }
 
-    /// `Plausibility.Limits(target)`, remembered for the last target.
+    /// `Plausibility.Limits(target)`, remembered for the targets last asked for.
     mutating func limits(for target: MetricMapping.Target) -> Plausibility.Limits {
-        if let limits, limits.target == target { return limits.limits }
+        if let plan = plans.first(where: { $0.target == target }) { return plan.limits }
+        if let known = limits.first(where: { $0.target == target }) { return known.limits }
         let fresh = Plausibility.Limits(target)
-        limits = (target, fresh)
+        if limits.count == Self.kept { limits.removeLast() }
+        limits.insert((target, fresh), at: 0)
         return fresh
     }
 
@@ -60,7 +74,8 @@ struct MappingRun {
         case .quantity:
             let target = MetricMapping.quantityTarget(record)
             guard let wire = target.unit, let factor = factor(from: record.unit ?? wire, to: wire) else { return nil }
-            return Plan(kind: .quantity, type: record.type, unit: record.unit, target: target, factor: factor, decimals: nil)
+            return Plan(kind: .quantity, type: record.type, unit: record.unit, target: target, factor: factor, decimals: nil,
+                        limits: Plausibility.Limits(target))
         case .part:
             let fixed = RecordParts.fixed[record.type]
             let wire = fixed?.unit ?? HealthCatalogue.describe(record.type)?.unit ?? record.unit
@@ -69,8 +84,9 @@ struct MappingRun {
                 guard let known = Self.factor(from: record.unit ?? wire, to: wire) else { return nil }
                 factor = known
             }
-            return Plan(kind: .part, type: record.type, unit: record.unit, target: MetricMapping.Target(metric: record.type, isTotal: false, unit: wire),
-                        factor: factor, decimals: fixed?.decimals)
+            let target = MetricMapping.Target(metric: record.type, isTotal: false, unit: wire)
+            return Plan(kind: .part, type: record.type, unit: record.unit, target: target, factor: factor, decimals: fixed?.decimals,
+                        limits: Plausibility.Limits(target))
         case .category, .workout:
             return nil
         }

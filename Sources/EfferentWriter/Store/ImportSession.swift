@@ -24,13 +24,14 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// Records carried, by metric (decision A.9: the import names what it carried per kind).
     public var carried: [String: Int] {
         var all = counted
-        if let current { all[current.metric, default: 0] += current.count }
+        for run in runs { all[run.metric, default: 0] += run.count }
         return all
     }
     private var counted: [String: Int] = [:]
-    /// Records arrive in runs of one type: the run's count and span are added when the metric changes.
-    private var current: (metric: String, count: Int, first: Int64, last: Int64)?
-    /// The mapping of the current run of one type and unit.
+    /// Records arrive in runs of one type (or of a few, interleaved: a route fix's fields): a
+    /// run's count and span are added to its metric's when it has not been seen for a while.
+    private var runs: [(metric: String, count: Int, first: Int64, last: Int64)] = []
+    /// What the current runs of one type and unit map to.
     private var mapping = MappingRun()
     private var totalMetrics = Set<String>()
     /// What the input held that did not become a record, with counts.
@@ -86,13 +87,13 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         }
         seen += 1
         let start = Int64(record.start.rounded(.down))
-        if current?.metric == mapped.target.metric {
-            current!.count += 1
-            current!.first = min(current!.first, start)
-            current!.last = max(current!.last, start)
+        if let index = runs.firstIndex(where: { $0.metric == mapped.target.metric }) {
+            runs[index].count += 1
+            runs[index].first = min(runs[index].first, start)
+            runs[index].last = max(runs[index].last, start)
         } else {
-            closeRun()
-            current = (mapped.target.metric, 1, start, start)
+            if runs.count == MappingRun.kept { close(runs.removeLast()) }
+            runs.insert((mapped.target.metric, 1, start, start), at: 0)
             if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
         }
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
@@ -100,13 +101,11 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         if pending.count >= Self.batch { try submit() }
     }
 
-    /// Adds the current run's count and span to its metric's.
-    private func closeRun() {
-        guard let current else { return }
-        counted[current.metric, default: 0] += current.count
-        let span = spans[current.metric]
-        spans[current.metric] = (min(span?.first ?? current.first, current.first), max(span?.last ?? current.last, current.last))
-        self.current = nil
+    /// Adds a run's count and span to its metric's.
+    private func close(_ run: (metric: String, count: Int, first: Int64, last: Int64)) {
+        counted[run.metric, default: 0] += run.count
+        let span = spans[run.metric]
+        spans[run.metric] = (min(span?.first ?? run.first, run.first), max(span?.last ?? run.last, run.last))
     }
 
     /// A record's local day, and the next day a total reaching past midnight counts on too (that
@@ -225,7 +224,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// deletes, within its own span and metrics, the imported records it no longer holds, and
     /// marks their days — in one transaction, so a run killed before here deletes nothing.
     public func finish() throws {
-        closeRun()
+        for run in runs { close(run) }
+        runs = []
         try flush()
         try store.serialized { try finishRun(db: store.db) }
     }
