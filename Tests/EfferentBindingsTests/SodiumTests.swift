@@ -6,6 +6,14 @@ import Testing
         #expect(hex(Sodium.sha256([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
+    /// The row-id prefix is the digest's first eight bytes, big-endian (FIPS 180-2's "abc" vector).
+    @Test func sha256PrefixIsTheDigestsFirstEightBytes() {
+        #expect(Sodium.sha256Prefix([]) == 0xe3b0_c442_98fc_1c14)
+        #expect(Sodium.sha256Prefix(Array("abc".utf8)) == 0xba78_16bf_8f01_cfea)
+        let long = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        #expect(Sodium.sha256Prefix(long) == Sodium.sha256(long).prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
+    }
+
     /// RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?".
     @Test func hmacSHA256MatchesRFC4231() {
         let mac = Sodium.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))

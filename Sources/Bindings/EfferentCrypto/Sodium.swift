@@ -72,6 +72,20 @@ public enum Sodium {
         return out
     }
 
+    /// The first eight bytes of SHA-256 of `message`, read big-endian: a row id (decision A.6)
+    /// computed without allocating the digest, since an import asks for one per record.
+    public static func sha256Prefix(_ message: [UInt8]) -> UInt64 {
+        ready()
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: sha256Bytes) { digest in
+            message.withUnsafeBytes { input in
+                require(crypto_hash_sha256(digest.baseAddress!, Sodium.bytes(input), UInt64(input.count)), "crypto_hash_sha256")
+            }
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(digest[index]) }
+            return prefix
+        }
+    }
+
     /// HMAC-SHA256 with a key of any length (`crypto_auth_hmacsha256_init` accepts any size).
     public static func hmacSHA256<Key: ContiguousBytes, Message: ContiguousBytes>(key: Key, message: Message) -> [UInt8] {
         ready()

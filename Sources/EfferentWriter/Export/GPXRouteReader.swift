@@ -7,8 +7,8 @@ public final class GPXRouteReader {
     private let writer: SampleSeriesWriter?
     private var fix = RouteFix()
     private var inPoint = false
-    /// The child element whose text is being collected (`time`, `ele`, `speed`, …).
-    private var field: String?
+    /// The child element whose text is being collected.
+    private var field: Field?
     private var text: [UInt8] = []
 
     /// `file` is the path the route is reported under (`workout-routes/route_….gpx`); fixes go to
@@ -30,7 +30,27 @@ public final class GPXRouteReader {
         return route
     }
 
-    static let fields: Set<String> = ["time", "ele", "speed", "course", "hAcc", "vAcc"]
+    /// The children of `trkpt` a fix is read from; their names are compared as bytes (a route has
+    /// thousands of fixes, each with six of them).
+    enum Field: CaseIterable {
+        case time, ele, speed, course, hAcc, vAcc
+
+        var name: StaticString {
+            switch self {
+            case .time: "time"
+            case .ele: "ele"
+            case .speed: "speed"
+            case .course: "course"
+            case .hAcc: "hAcc"
+            case .vAcc: "vAcc"
+            }
+        }
+
+        init?(_ tag: XMLTag) {
+            guard let field = Self.allCases.first(where: { tag.nameIs($0.name) }) else { return nil }
+            self = field
+        }
+    }
 
     private func handle(_ tag: XMLTag) throws {
         switch tag.kind {
@@ -41,16 +61,16 @@ public final class GPXRouteReader {
                                longitude: tag.rawAttribute("lon").flatMap(DecimalText.parse))
                 inPoint = tag.kind == .start
                 if !inPoint { try close(tag) }
-            } else if inPoint, tag.kind == .start, Self.fields.contains(tag.name) {
-                field = tag.name
+            } else if inPoint, tag.kind == .start, let child = Field(tag) {
+                field = child
                 text.removeAll(keepingCapacity: true)
             }
         case .text:
             if field != nil { text += tag.rawText }
         case .end:
-            if let name = field, tag.name == name {
+            if let child = field, tag.nameIs(child.name) {
                 field = nil
-                try store(name, tag)
+                try store(child, tag)
             } else if tag.nameIs("trkpt") {
                 inPoint = false
                 try close(tag)
@@ -58,21 +78,25 @@ public final class GPXRouteReader {
         }
     }
 
-    private func store(_ name: String, _ tag: XMLTag) throws {
-        let trimmed = ArraySlice(text.drop { Self.isSpace($0) }.reversed().drop { Self.isSpace($0) }.reversed())
-        if name == "time" {
+    private func store(_ child: Field, _ tag: XMLTag) throws {
+        var first = text.startIndex, end = text.endIndex
+        while first < end, Self.isSpace(text[first]) { first += 1 }
+        while end > first, Self.isSpace(text[end - 1]) { end -= 1 }
+        let trimmed = text[first..<end]
+        if child == .time {
             guard let instant = ExportDate.isoUTC(trimmed) else { throw ExportError.unreadableDate(file: scanner.label, byteOffset: tag.byteOffset) }
             fix.time = instant
             route.include(instant)
             return
         }
         let number = DecimalText.parse(trimmed)
-        switch name {
-        case "ele": fix.altitude = number
-        case "speed": fix.speed = number
-        case "course": fix.course = number
-        case "hAcc": fix.horizontalAccuracy = number
-        default: fix.verticalAccuracy = number
+        switch child {
+        case .time: return
+        case .ele: fix.altitude = number
+        case .speed: fix.speed = number
+        case .course: fix.course = number
+        case .hAcc: fix.horizontalAccuracy = number
+        case .vAcc: fix.verticalAccuracy = number
         }
     }
 

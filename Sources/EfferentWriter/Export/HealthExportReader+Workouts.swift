@@ -38,7 +38,7 @@ extension HealthExportReader {
             if tag.nameIs("MetadataEntry") {
                 if tag.attribute("key", is: "HKTimeZone") {
                     pendingWorkout?.timeZone = tag.attribute("value")
-                    if let zone = pendingWorkout?.timeZone { zoneEvidence.named[zone, default: 0] += 1 }
+                    if let zone = pendingWorkout?.timeZone { gatheredEvidence.named[zone, default: 0] += 1 }
                 } else {
                     try measuredMetadata(tag, workout)
                 }

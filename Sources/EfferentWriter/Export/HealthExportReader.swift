@@ -22,7 +22,15 @@ public final class HealthExportReader {
     /// The source each referenced GPX file's fixes are filed under: its `WorkoutRoute`'s, or its workout's.
     public internal(set) var routeSources: [String: (source: String, deviceModel: String?)] = [:]
     /// The zones records name and the offsets their dates are written with, for the archive's zone.
-    public internal(set) var zoneEvidence = ZoneEvidence()
+    public var zoneEvidence: ZoneEvidence {
+        var evidence = gatheredEvidence
+        if let offsetRun { evidence.saw(offset: offsetRun.offset, count: offsetRun.count, latest: offsetRun.latest) }
+        return evidence
+    }
+    /// `zoneEvidence` without the current run of records written with one offset.
+    var gatheredEvidence = ZoneEvidence()
+    /// Records' dates come in long runs of one offset: counted here, added when the offset changes.
+    private var offsetRun: (offset: Int, count: Int, latest: Double)?
     /// Bytes of XML consumed so far.
     public var bytesFed: UInt64 { scanner.bytesFed }
 
@@ -48,6 +56,8 @@ public final class HealthExportReader {
     private var audiogramWriter: SampleSeriesWriter?
 
     private var types = RecentString()
+    /// The last type read, and whether it names a category or a quantity (asked of every record).
+    private var typeKind: (type: String, isCategory: Bool, isQuantity: Bool) = ("", false, false)
     private var sources = RecentString()
     private var units = RecentString()
     private var models = RecentString()
@@ -106,15 +116,15 @@ public final class HealthExportReader {
             } else if tag.nameIs("Me") {
                 try sink.leftOut(.characteristics)
             } else if tag.nameIs("ExportDate"), let raw = tag.rawAttribute("value"), case let .instant(instant) = ExportDate.appleHealth(raw) {
-                zoneEvidence.exportInstant = instant
-                zoneEvidence.exportOffset = ExportDate.offsetSeconds(raw)
+                gatheredEvidence.exportInstant = instant
+                gatheredEvidence.exportOffset = ExportDate.offsetSeconds(raw)
             }
             return
         }
         if pendingRecord != nil {
             if level == 2, tag.nameIs("MetadataEntry"), tag.attribute("key", is: "HKTimeZone") {
                 pendingRecord?.timeZone = tag.attribute("value")
-                if let zone = pendingRecord?.timeZone { zoneEvidence.named[zone, default: 0] += 1 }
+                if let zone = pendingRecord?.timeZone { gatheredEvidence.named[zone, default: 0] += 1 }
             } else if level == 3, tag.nameIs("InstantaneousBeatsPerMinute"), let time = tag.rawAttribute("time") {
                 beats.append((tag.rawAttribute("bpm").flatMap(DecimalText.parse) ?? .nan, Array(time)))
             }
@@ -131,8 +141,7 @@ public final class HealthExportReader {
 
     private func close(level: Int, _ tag: XMLTag) throws {
         if level == 1 {
-            if let record = pendingRecord {
-                pendingRecord = nil
+            if let record = pendingRecord.take() {
                 recordCount += 1
                 try sink.record(record)
                 if !beats.isEmpty { try writeBeats(of: record) }
@@ -173,7 +182,11 @@ public final class HealthExportReader {
     private func record(_ tag: XMLTag) throws -> SourceRecord? {
         guard let typeRaw = tag.rawAttribute("type") else { return nil }
         let type = types.string(typeRaw, entities: false)
-        let kind: SourceRecord.Kind = type.hasPrefix("HKCategoryTypeIdentifier") ? .category : .quantity
+        // A run of one type shares one String, so this compares a pointer.
+        if type != typeKind.type {
+            typeKind = (type, type.hasPrefix("HKCategoryTypeIdentifier"), type.hasPrefix("HKQuantityTypeIdentifier"))
+        }
+        let kind: SourceRecord.Kind = typeKind.isCategory ? .category : .quantity
         let start: Double, end: Double
         do throws(ExportError) {
             start = try date(tag, "startDate")
@@ -189,7 +202,7 @@ public final class HealthExportReader {
         if let raw = tag.rawAttribute("value") {
             if kind == .quantity, let number = DecimalText.parse(raw) {
                 record.value = number
-            } else if kind == .category || !type.hasPrefix("HKQuantityTypeIdentifier") {
+            } else if kind == .category || !typeKind.isQuantity {
                 record.kind = .category
                 record.category = categories.string(raw, entities: tag.hasEntity("value"))
             }
@@ -197,8 +210,18 @@ public final class HealthExportReader {
         if let raw = tag.rawAttribute("unit") { record.unit = units.string(raw, entities: tag.hasEntity("unit")) }
         // Beat times are wall-clock times in the offset the start was written with.
         recordOffset = tag.rawAttribute("startDate").flatMap(ExportDate.offsetSeconds)
-        if let recordOffset { zoneEvidence.saw(offset: recordOffset, at: record.start) }
+        if let recordOffset { sawOffset(recordOffset, at: record.start) }
         return record
+    }
+
+    /// `ZoneEvidence.saw(offset:at:)`, a run at a time.
+    private func sawOffset(_ offset: Int, at instant: Double) {
+        if let run = offsetRun, run.offset == offset {
+            offsetRun = (offset, run.count + 1, max(run.latest, instant))
+            return
+        }
+        if let run = offsetRun { gatheredEvidence.saw(offset: run.offset, count: run.count, latest: run.latest) }
+        offsetRun = (offset, 1, instant)
     }
 
     private func workout(_ tag: XMLTag) throws -> SourceRecord {
@@ -243,11 +266,12 @@ public final class HealthExportReader {
     /// The `model:` field of the `HKDevice` description (`<<HKDevice: 0x…>, name:…, model:Watch, …>`).
     func deviceModel(_ tag: XMLTag) -> String? {
         guard let raw = tag.rawAttribute("device") else { return nil }
-        let marker = Array("model:".utf8)
         var index = raw.startIndex
-        while index + marker.count <= raw.endIndex {
-            if raw[index] == 0x6D, raw[index..<(index + marker.count)].elementsEqual(marker) {
-                let start = index + marker.count
+        while index + 6 <= raw.endIndex {
+            // "model:", compared byte by byte: this runs over every record's device description.
+            if raw[index] == 0x6D, raw[index + 1] == 0x6F, raw[index + 2] == 0x64, raw[index + 3] == 0x65, raw[index + 4] == 0x6C,
+               raw[index + 5] == 0x3A {
+                let start = index + 6
                 var end = start
                 while end < raw.endIndex, raw[end] != 0x2C, raw[end] != 0x26 { end += 1 }
                 return models.string(raw[start..<end], entities: false)

@@ -18,8 +18,11 @@ public final class HealthXMLScanner {
     private let root: [UInt8]
     private let reportsText: Bool
     private var foundRoot = false
-    private var carry: [UInt8] = []
-    /// Input offset of `carry`'s first byte.
+    /// The bytes not scanned yet: a tag cut by the last chunk's end, then the next chunk. One
+    /// buffer serves the whole input, so a chunk is copied into memory already in use rather than
+    /// into a fresh allocation each time.
+    private var buffer: [UInt8] = []
+    /// Input offset of `buffer`'s first byte.
     private var carryOffset: UInt64 = 0
     private var spanStorage: [XMLTag.Span] = []
 
@@ -37,32 +40,27 @@ public final class HealthXMLScanner {
     public func feed(_ chunk: [UInt8], _ handler: (XMLTag) throws -> Void) throws {
         bytesFed += UInt64(chunk.count)
         guard !reachedEnd else { return }
-        var bytes: [UInt8]
-        if carry.isEmpty {
-            bytes = chunk
-        } else {
-            bytes = carry
-            bytes.append(contentsOf: chunk)
-        }
-        carry = []
+        buffer.append(contentsOf: chunk)
         var start = 0
         if !foundRoot {
-            guard let rootIndex = findRoot(bytes) else {
+            guard let rootIndex = findRoot(buffer) else {
                 // Keep just enough to recognise a `<HealthData` cut by the chunk boundary.
-                let keep = min(bytes.count, root.count + 1)
-                carryOffset += UInt64(bytes.count - keep)
-                carry = Array(bytes.suffix(keep))
+                let drop = buffer.count - min(buffer.count, root.count + 1)
+                carryOffset += UInt64(drop)
+                buffer.removeSubrange(..<drop)
                 return
             }
             foundRoot = true
             start = rootIndex
         }
-        let stop = try scan(bytes, from: start, handler)
+        let stop = try scan(buffer, from: start, handler)
         carryOffset += UInt64(stop)
-        if stop < bytes.count, !reachedEnd {
-            guard bytes.count - stop <= Self.maximumTagBytes else { throw ExportError.malformedXML(file: label, byteOffset: carryOffset) }
-            carry = Array(bytes[stop...])
+        guard !reachedEnd else {
+            buffer = []
+            return
         }
+        guard buffer.count - stop <= Self.maximumTagBytes else { throw ExportError.malformedXML(file: label, byteOffset: carryOffset) }
+        buffer.removeSubrange(..<stop)
     }
 
     /// Checks the input ended where it should: after the root's end tag.

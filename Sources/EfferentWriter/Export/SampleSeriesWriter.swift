@@ -54,11 +54,14 @@ struct RouteFix {
     /// "invalid" and is not written.
     var parts: [(part: RecordParts.Part, value: Double?, unit: String?)] {
         func valid(_ value: Double?) -> Double? { value.flatMap { $0 >= 0 ? $0 : nil } }
-        let table = RecordParts.route
-        return [(table["latitude"]!, latitude, nil), (table["longitude"]!, longitude, nil), (table["altitude"]!, altitude, nil),
-                (table["speed"]!, valid(speed), nil), (table["course"]!, valid(course), nil),
-                (table["horizontalAccuracy"]!, valid(horizontalAccuracy), nil), (table["verticalAccuracy"]!, valid(verticalAccuracy), nil)]
+        let table = Self.table
+        return [(table[0], latitude, nil), (table[1], longitude, nil), (table[2], altitude, nil), (table[3], valid(speed), nil),
+                (table[4], valid(course), nil), (table[5], valid(horizontalAccuracy), nil), (table[6], valid(verticalAccuracy), nil)]
     }
+
+    /// The seven parts in the order a fix writes them, looked up once rather than per fix.
+    private static let table = ["latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy", "verticalAccuracy"]
+        .map { RecordParts.route[$0]! }
 
     /// Writes the fix when it has a time and both coordinates; returns whether it did.
     func write(to writer: SampleSeriesWriter) throws -> Bool {

@@ -16,21 +16,37 @@ enum Plausibility {
     /// 1900-01-01T00:00:00Z.
     static let earliest = Double(ProtocolLimits.earliestDay.startUnixSeconds)
 
+    /// What a metric's records are held to: worked out once per run of one metric (`MappingRun`),
+    /// since naming the metric's span and bounds takes string comparisons and table lookups.
+    struct Limits {
+        let maxSpan: Double
+        let bounds: ClosedRange<Double>?
+
+        init(_ target: MetricMapping.Target) {
+            maxSpan = Plausibility.maxSpan(target)
+            bounds = Plausibility.bounds(of: target)
+        }
+    }
+
     /// Why the record cannot be carried, or nil when it can.
     static func refusal(of record: SourceRecord, mapped: MetricMapping.Mapped, now: Double) -> LeftOut.Reason? {
+        refusal(of: record, mapped: mapped, now: now, limits: Limits(mapped.target))
+    }
+
+    /// Why the record cannot be carried under its metric's `limits`, or nil when it can.
+    static func refusal(of record: SourceRecord, mapped: MetricMapping.Mapped, now: Double, limits: Limits) -> LeftOut.Reason? {
         guard record.start.isFinite, record.end.isFinite else { return .unreadable("an instant that is not a number") }
         let latest = now + (366 + 1) * 86_400
-        guard record.start >= earliest, record.start <= latest, record.end <= latest + maxSpan(mapped.target) else {
+        guard record.start >= earliest, record.start <= latest, record.end <= latest + limits.maxSpan else {
             return .unreadable("dated before 1900 or more than a year ahead")
         }
         guard record.end >= record.start else { return .unreadable("ends before it starts") }
-        guard record.end - record.start <= maxSpan(mapped.target) else {
-            return .unreadable("lasting longer than any \(mapped.target.metric) record can (\(spanText(maxSpan(mapped.target))))")
+        guard record.end - record.start <= limits.maxSpan else {
+            return .unreadable("lasting longer than any \(mapped.target.metric) record can (\(spanText(limits.maxSpan)))")
         }
-        for number in [mapped.value, mapped.duration].compactMap({ $0 }) where !number.isFinite {
-            return .unreadable("a value that is not a finite number")
-        }
-        if let value = mapped.value, let bounds = bounds(of: mapped.target), !bounds.contains(value) {
+        if let value = mapped.value, !value.isFinite { return .unreadable("a value that is not a finite number") }
+        if let duration = mapped.duration, !duration.isFinite { return .unreadable("a value that is not a finite number") }
+        if let value = mapped.value, let bounds = limits.bounds, !bounds.contains(value) {
             return .unreadable("a value outside \(number(bounds.lowerBound))…\(number(bounds.upperBound)) \(mapped.target.unit ?? "")"
                                    .trimmingCharacters(in: .whitespaces))
         }

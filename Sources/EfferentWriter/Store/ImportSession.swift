@@ -1,4 +1,3 @@
-import EfferentCrypto
 import EfferentSQLite
 import EfferentClient
 import EfferentCore
@@ -25,18 +24,21 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// Records carried, by metric (decision A.9: the import names what it carried per kind).
     public var carried: [String: Int] {
         var all = counted
-        if let current { all[current.metric, default: 0] += current.count }
+        for run in runs { all[run.metric, default: 0] += run.count }
         return all
     }
     private var counted: [String: Int] = [:]
-    /// Records arrive in runs of one type: the run's count is added when the metric changes.
-    private var current: (metric: String, count: Int)?
+    /// Records arrive in runs of one type (or of a few, interleaved: a route fix's fields): a
+    /// run's count and span are added to its metric's when it has not been seen for a while.
+    private var runs: [(metric: String, count: Int, first: Int64, last: Int64)] = []
+    /// What the current runs of one type and unit map to.
+    private var mapping = MappingRun()
     private var totalMetrics = Set<String>()
     /// What the input held that did not become a record, with counts.
     public private(set) var notCarried: [LeftOut: Int] = [:]
     /// Records that did not become a record, whatever the reason.
     public var skipped: Int { notCarried.filter { !$0.key.isOnPurpose }.values.reduce(0, +) }
-    private var identity = [UInt8]()
+    private var identities = RecordIdentity()
     static let batch = 20_000
     /// A receiver's session keeps everything it reads for the receiver's own transaction (one per
     /// phone batch) instead of writing it in batches of its own.
@@ -67,36 +69,43 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         self.run = run
         self.full = full
         self.holding = holding
-        identity.reserveCapacity(256)
+        // The first batch fills its buffer without growing it (the next ones are reserved by `submit`).
+        if !holding { pending.reserveCapacity(Self.batch) }
     }
 
     public func record(_ record: SourceRecord) throws {
         let mapped: MetricMapping.Mapped
-        switch MetricMapping.map(record) {
+        switch mapping.map(record) {
         case let .success(value): mapped = value
         case let .failure(reason):
             notCarried[reason, default: 0] += 1
             return
         }
-        if let refusal = Plausibility.refusal(of: record, mapped: mapped, now: now) {
+        if let refusal = Plausibility.refusal(of: record, mapped: mapped, now: now, limits: mapping.limits(for: mapped.target)) {
             notCarried[LeftOut(record.type, refusal), default: 0] += 1
             return
         }
         seen += 1
-        if current?.metric == mapped.target.metric {
-            current!.count += 1
+        let start = Int64(record.start.rounded(.down))
+        if let index = runs.firstIndex(where: { $0.metric == mapped.target.metric }) {
+            runs[index].count += 1
+            runs[index].first = min(runs[index].first, start)
+            runs[index].last = max(runs[index].last, start)
         } else {
-            if let current { counted[current.metric, default: 0] += current.count }
-            current = (mapped.target.metric, 1)
+            if runs.count == MappingRun.kept { close(runs.removeLast()) }
+            runs.insert((mapped.target.metric, 1, start, start), at: 0)
             if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
         }
-        let start = Int64(record.start.rounded(.down))
-        let metric = mapped.target.metric
-        let span = spans[metric]
-        spans[metric] = (min(span?.first ?? start, start), max(span?.last ?? start, start))
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
         pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
+    }
+
+    /// Adds a run's count and span to its metric's.
+    private func close(_ run: (metric: String, count: Int, first: Int64, last: Int64)) {
+        counted[run.metric, default: 0] += run.count
+        let span = spans[run.metric]
+        spans[run.metric] = (min(span?.first ?? run.first, run.first), max(span?.last ?? run.last, run.last))
     }
 
     /// A record's local day, and the next day a total reaching past midnight counts on too (that
@@ -180,28 +189,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
-    /// exactly as the export wrote them; the first 8 bytes make the row id.
-    func identityOf(_ record: SourceRecord) -> Int64 {
-        identity.removeAll(keepingCapacity: true)
-        func text(_ value: String?) {
-            if let value { identity.append(contentsOf: value.utf8) }
-            identity.append(0)
-        }
-        func number(_ value: Double?) {
-            let bits = value?.bitPattern ?? UInt64.max
-            for shift in stride(from: 0, to: 64, by: 8) { identity.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        }
-        text(record.type)
-        text(record.source)
-        number(record.start)
-        number(record.end)
-        number(record.value)
-        text(record.unit)
-        text(record.category)
-        text(record.activity)
-        let digest = Sodium.sha256(identity)
-        return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-    }
+    /// exactly as the export wrote them; the first 8 bytes make the row id (`RecordIdentity`).
+    func identityOf(_ record: SourceRecord) -> Int64 { identities.of(record) }
 
     /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
     /// holding the store for the transaction only: a push on another thread goes on in between.
@@ -236,6 +225,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// deletes, within its own span and metrics, the imported records it no longer holds, and
     /// marks their days — in one transaction, so a run killed before here deletes nothing.
     public func finish() throws {
+        for run in runs { close(run) }
+        runs = []
         try flush()
         try store.serialized { try finishRun(db: store.db) }
     }

@@ -29,8 +29,9 @@ public struct ZoneEvidence: Sendable, Equatable {
         if let latest = other.latestInstant { latestInstant = max(latestInstant ?? latest, latest) }
     }
 
-    mutating func saw(offset: Int, at instant: Double) {
-        offsets[offset, default: 0] += 1
+    /// `count` dates written with `offset`, the latest of them at `instant`.
+    mutating func saw(offset: Int, count: Int = 1, latest instant: Double) {
+        offsets[offset, default: 0] += count
         if instant > (latestInstant ?? -.infinity) { latestInstant = instant }
     }
 
