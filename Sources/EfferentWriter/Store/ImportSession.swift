@@ -126,7 +126,9 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         summaries.append(summary)
         if summaries.count >= Self.batch { try submit() }
         guard let day = CalendarDay(summary.day) else { return }
-        let (start, end) = store.zone.bounds(of: day)
+        // The session's own zone: the store's would wait for the lock the writer thread holds
+        // through each batch's transaction.
+        let (start, end) = zone.bounds(of: day)
         for (name, value) in summary.rings.sorted(by: { $0.key < $1.key }) {
             guard let part = RecordParts.activitySummary[name] else { continue }
             try record(SourceRecord(kind: .part, type: part.metric, source: "", start: Double(start), end: Double(end),
