@@ -33,13 +33,21 @@ extension ColumnarDay {
     private static func forEach(in series: [DaySeries], _ body: (ExpandedEvent) throws -> Void) rethrows {
         let numbers = numbers(series)
         for (index, one) in series.enumerated() {
-            let columns = one.columns
+            // One event per series, moved from row to row: a new one per row would retain and
+            // release the series' columns each time (29 million rows a decade with every type).
+            var event = ExpandedEvent(columns: one.columns, row: 0, number: 0)
             if let numbered = numbers[index] {
                 try numbered.withUnsafeBufferPointer { numbered in
-                    for row in 0..<one.count { try body(ExpandedEvent(columns: columns, row: row, number: numbered[row])) }
+                    for row in 0..<one.count {
+                        event.move(to: row, number: numbered[row])
+                        try body(event)
+                    }
                 }
             } else {
-                for row in 0..<one.count { try body(ExpandedEvent(columns: columns, row: row, number: 0)) }
+                for row in 0..<one.count {
+                    event.move(to: row, number: 0)
+                    try body(event)
+                }
             }
         }
     }

@@ -5,12 +5,18 @@
 /// lines straight from the columns never pays for a string per row.
 public struct ExpandedEvent: Equatable, Sendable {
     let columns: DaySeries.Columns
-    let row: Int32
+    private(set) var row: Int32
     /// The `#n` of an id that occurs more than once in the day; 0 for none.
-    let number: Int32
+    private(set) var number: Int32
 
     init(columns: DaySeries.Columns, row: Int, number: Int32) {
         self.columns = columns
+        self.row = Int32(truncatingIfNeeded: row)
+        self.number = number
+    }
+
+    /// Points this event at another row of the same series.
+    mutating func move(to row: Int, number: Int32) {
         self.row = Int32(truncatingIfNeeded: row)
         self.number = number
     }

@@ -51,8 +51,10 @@ public enum ISOInstant {
     /// Writes the 20 bytes of `seconds`' text at `base`, which must have room for them.
     static func write(_ seconds: Int64, at base: UnsafeMutablePointer<UInt8>) {
         let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)
-        let day = CalendarDay(unixSeconds: clamped)
-        let second = Int(clamped - day.startUnixSeconds)
+        // Floor division, so the second of the day needs no way back from the date.
+        let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
+        let day = CalendarDay(daysSinceEpoch: days)
+        let second = Int(clamped - days * 86_400)
         digits(day.year, 4, at: base)
         base[4] = UInt8(ascii: "-")
         digits(day.month, 2, at: base + 5)

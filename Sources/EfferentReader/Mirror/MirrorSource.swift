@@ -84,7 +84,6 @@ extension MirrorSource {
     /// A layout-2 day's events with their ids (§3.2), appended to `out` one at a time as the day
     /// expands (what every reader of the mirror does with a day, and what `efferent-bench` times).
     public static func appendEvents(of columns: ColumnarDay, day: CalendarDay, to out: inout [ArchiveEvent]) {
-        out.reserveCapacity(out.count + columns.series.reduce(0) { $0 + $1.count })
         columns.forEachExpanded { expanded in
             out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
         }
