@@ -81,7 +81,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
                                                                  "EfferentHTTP", "EfferentServer", "EfferentWriter",
-                                                                 "EfferentClient", "EfferentTestSupport", "CBenchFloor"],
+                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.

@@ -52,15 +52,18 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The day `days` after 1970-01-01 (negative before it); clamped to years 0001…9999.
     public init(daysSinceEpoch days: Int64) {
         // Howard Hinnant's civil_from_days (http://howardhinnant.github.io/date_algorithms.html).
-        let z = min(max(days, -719_162), 2_932_896) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        // Once clamped, every quantity is non-negative and below 2^22, so unsigned 32-bit
+        // arithmetic that cannot overflow gives the same values without signed division or
+        // overflow checks (every expanded instant comes through here).
+        let z = UInt32(min(max(days, -719_162), 2_932_896) + 719_468)
+        let era = z / 146_097
+        let doe = z &- era &* 146_097
+        let yoe = (doe &- doe / 1460 &+ doe / 36524 &- doe / 146_096) / 365
+        let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)
+        let mp = (5 &* doy &+ 2) / 153
+        let d = doy &- (153 &* mp &+ 2) / 5 &+ 1
+        let m = mp < 10 ? mp &+ 3 : mp &- 9
+        let y = yoe &+ era &* 400 &+ (m <= 2 ? 1 : 0)
         self.year = Int(y)
         self.month = Int(m)
         self.day = Int(d)

@@ -5,9 +5,9 @@
 /// lines straight from the columns never pays for a string per row.
 public struct ExpandedEvent: Equatable, Sendable {
     let columns: DaySeries.Columns
-    let row: Int32
+    private(set) var row: Int32
     /// The `#n` of an id that occurs more than once in the day; 0 for none.
-    let number: Int32
+    private(set) var number: Int32
 
     init(columns: DaySeries.Columns, row: Int, number: Int32) {
         self.columns = columns
@@ -15,12 +15,60 @@ public struct ExpandedEvent: Equatable, Sendable {
         self.number = number
     }
 
+    /// Points this event at another row of the same series.
+    mutating func move(to row: Int, number: Int32) {
+        self.row = Int32(truncatingIfNeeded: row)
+        self.number = number
+    }
+
     /// `<k>:<metric>:<ISO start>`, `:h`/`:d` when bucketed, and `#n` when the id occurs more
     /// than once in the day.
+    ///
+    /// Written straight into the string's storage at its exact length: one allocation per id,
+    /// where a byte buffer then a copy of it cost two (a reader builds an id for every row).
     public var id: String {
-        var writer = JSONWriter(reservingCapacity: columns.key.metric.utf8.count + 40)
-        writeID(into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        var metric = columns.key.metric
+        let bucket = columns.key.bucket
+        let start = columns.starts[Int(row)]
+        let prefix = columns.key.kind == .total ? 4 : 3
+        let suffix = number > 0 ? 1 + Self.digitCount(number) : 0
+        return metric.withUTF8 { metric in
+            let length = prefix + metric.count + 1 + ISOInstant.length + (bucket == nil ? 0 : 2) + suffix
+            return String(unsafeUninitializedCapacity: length) { out in
+                guard let base = out.baseAddress else { return 0 }
+                var at = 0
+                func put(_ byte: UInt8) { base[at] = byte; at += 1 }
+                if prefix == 4 { put(UInt8(ascii: "a")); put(UInt8(ascii: "g")); put(UInt8(ascii: "g")) } else { put(UInt8(ascii: "h")); put(UInt8(ascii: "k")) }
+                put(UInt8(ascii: ":"))
+                if let source = metric.baseAddress { (base + at).update(from: source, count: metric.count) }
+                at += metric.count
+                put(UInt8(ascii: ":"))
+                ISOInstant.write(start, at: base + at)
+                at += ISOInstant.length
+                switch bucket {
+                case .hour: put(UInt8(ascii: ":")); put(UInt8(ascii: "h"))
+                case .day: put(UInt8(ascii: ":")); put(UInt8(ascii: "d"))
+                case nil: break
+                }
+                if number > 0 {
+                    put(UInt8(ascii: "#"))
+                    var rest = number
+                    for index in stride(from: at + suffix - 2, through: at, by: -1) {
+                        base[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                        rest /= 10
+                    }
+                    at += suffix - 1
+                }
+                return at
+            }
+        }
+    }
+
+    /// The decimal digits of a positive `n`.
+    private static func digitCount(_ n: Int32) -> Int {
+        var count = 1, rest = n
+        while rest >= 10 { rest /= 10; count += 1 }
+        return count
     }
 
     public var event: DayEvent { columns.event(at: Int(row)) }

@@ -35,35 +35,47 @@ public enum ISOInstant {
         writer.raw(byte: UInt8(ascii: "\""))
     }
 
-    /// Appends the 20 bytes of `seconds`' text, without quotes.
+    /// The length of every instant's text: years are four digits (0001…9999, `DayEvent`'s range).
+    static let length = 20
+
+    /// Appends the 20 bytes of `seconds`' text, without quotes, at once rather than a byte at a
+    /// time (a decade with every type expands to 29 million rows, each written twice).
     static func write(_ seconds: Int64, into writer: inout JSONWriter) {
-        let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)
-        let day = CalendarDay(unixSeconds: clamped)
-        let second = Int(clamped - day.startUnixSeconds)
-        digits(day.year, 4, into: &writer)
-        writer.raw(byte: UInt8(ascii: "-"))
-        digits(day.month, 2, into: &writer)
-        writer.raw(byte: UInt8(ascii: "-"))
-        digits(day.day, 2, into: &writer)
-        writer.raw(byte: UInt8(ascii: "T"))
-        digits(second / 3600, 2, into: &writer)
-        writer.raw(byte: UInt8(ascii: ":"))
-        digits(second / 60 % 60, 2, into: &writer)
-        writer.raw(byte: UInt8(ascii: ":"))
-        digits(second % 60, 2, into: &writer)
-        writer.raw(byte: UInt8(ascii: "Z"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { text in
+            guard let base = text.baseAddress else { return }
+            write(seconds, at: base)
+            writer.raw(UnsafeBufferPointer(start: base, count: length))
+        }
     }
 
-    /// `value` (0 ≤ value < 10^width) zero-padded to `width` digits.
+    /// Writes the 20 bytes of `seconds`' text at `base`, which must have room for them.
+    static func write(_ seconds: Int64, at base: UnsafeMutablePointer<UInt8>) {
+        let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)
+        // Floor division, so the second of the day needs no way back from the date.
+        let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
+        let day = CalendarDay(daysSinceEpoch: days)
+        let second = Int(clamped - days * 86_400)
+        digits(day.year, 4, at: base)
+        base[4] = UInt8(ascii: "-")
+        digits(day.month, 2, at: base + 5)
+        base[7] = UInt8(ascii: "-")
+        digits(day.day, 2, at: base + 8)
+        base[10] = UInt8(ascii: "T")
+        digits(second / 3600, 2, at: base + 11)
+        base[13] = UInt8(ascii: ":")
+        digits(second / 60 % 60, 2, at: base + 14)
+        base[16] = UInt8(ascii: ":")
+        digits(second % 60, 2, at: base + 17)
+        base[19] = UInt8(ascii: "Z")
+    }
+
+    /// `value` (0 ≤ value < 10^width) zero-padded to `width` digits at `base`.
     @inline(__always)
-    private static func digits(_ value: Int, _ width: Int, into writer: inout JSONWriter) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
+    private static func digits(_ value: Int, _ width: Int, at base: UnsafeMutablePointer<UInt8>) {
         var rest = value
-        while divisor > 0 {
-            writer.raw(byte: UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        for at in stride(from: width - 1, through: 0, by: -1) {
+            base[at] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+            rest /= 10
         }
     }
 }

@@ -51,6 +51,9 @@ public struct JSONWriter {
 
     public mutating func raw(byte: UInt8) { bytes.append(byte) }
 
+    /// Bytes already JSON, appended as they are.
+    mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+
     public mutating func write(_ value: JSONValue) throws(JSONError) {
         switch value {
         case .null: raw("null")

@@ -71,13 +71,21 @@ public struct MirrorSource: EventSource {
         }
         switch decoded {
         case let .columnar(columns):
-            for expanded in columns.expandedEvents() {
-                out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
-            }
+            appendEvents(of: columns, day: day, to: &out)
         case .lines:
             let objects: [[String: JSONValue]]
             do { objects = try decoded.lineObjects() } catch { throw MirrorError.unreadableDay(day, error.description) }
             out += objects.compactMap { LegacyLine.event($0, day: day) }.filter { matching?($0.event.metric) ?? true }
+        }
+    }
+}
+
+extension MirrorSource {
+    /// A layout-2 day's events with their ids (§3.2), appended to `out` one at a time as the day
+    /// expands (what every reader of the mirror does with a day, and what `efferent-bench` times).
+    public static func appendEvents(of columns: ColumnarDay, day: CalendarDay, to out: inout [ArchiveEvent]) {
+        columns.forEachExpanded { expanded in
+            out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
         }
     }
 }

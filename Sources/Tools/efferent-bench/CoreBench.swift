@@ -1,6 +1,7 @@
 import CBenchFloor
 import EfferentCompression
 import EfferentCore
+import EfferentReader
 import Foundation
 
 /// Issue 2's figures: a synthetic decade sealed and opened by the core, next to libsodium's HPKE
@@ -79,9 +80,11 @@ enum CoreBench {
         }
         guard floorSealed > 0 else { throw BenchError("the C seal floor failed") }
 
-        // Efferent: open → inflate (16 MiB cap) → decode → expand into events with ids.
+        // Efferent: open → inflate (16 MiB cap) → decode → expand into events with ids, each day's
+        // events built as a reader of the mirror builds them (`MirrorSource`), then let go.
         let inflater = try Inflater()
         var expanded = 0
+        var events = [ArchiveEvent]()
         let openTime = try Measure.times {
             expanded = 0
             for (index, (day, _)) in decade.enumerated() {
@@ -89,7 +92,9 @@ enum CoreBench {
                 guard case let .columnar(columns) = try DayBody.inflate(plaintext, using: inflater).decoded() else {
                     throw BenchError("a sealed day did not decode as layout 2")
                 }
-                expanded += columns.expandedEvents().count
+                events.removeAll(keepingCapacity: true)
+                MirrorSource.appendEvents(of: columns, day: day, to: &events)
+                expanded += events.count
             }
         }
         guard expanded == eventCount else { throw BenchError("opened \(expanded) events of \(eventCount)") }
@@ -115,7 +120,12 @@ enum CoreBench {
         let decodeOnly = try Measure.times(runs: 1) {
             decoded = try inflated.compactMap { if case let .columnar(day) = try $0.decoded() { day } else { nil } }
         }
-        let expandOnly = Measure.times(runs: 1) { _ = decoded.reduce(0) { $0 + $1.expandedEvents().count } }
+        let expandOnly = Measure.times(runs: 1) {
+            for (index, day) in decoded.enumerated() {
+                events.removeAll(keepingCapacity: true)
+                MirrorSource.appendEvents(of: day, day: decade[index].0, to: &events)
+            }
+        }
 
         // Reference for size, measured here: the same events as the expanded NDJSON lines readers
         // print (the line format layout 2 replaced, less its record UUIDs), deflated and sealed alike.
