@@ -68,3 +68,33 @@ import Testing
         }
     }
 }
+
+/// An event expanded from a layout-2 day spells its id only when read; it must read and compare
+/// exactly as one built with its id as text.
+@Suite struct ExpandedArchiveEventTests {
+    @Test func anExpandedEventEqualsOneBuiltWithItsIdAsText() throws {
+        let day = CalendarDay("2024-03-31")!
+        let start = day.startUnixSeconds + 3600
+        // Two readings at one instant (ids numbered #1, #2), an hourly total and a workout.
+        let events = try [
+            DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Watch", start: start, end: start, value: 60),
+            DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Phone", start: start, end: start, value: 61),
+            DayEvent(kind: .total, metric: "steps", bucket: .hour, unit: "count", start: start, end: start + 3600, value: 842),
+            DayEvent(kind: .record, metric: "workout", source: "Watch", start: start, end: start + 1800, activity: "37", duration: 1800),
+        ]
+        guard case let .columnar(columns) = try DayBody(events: events, timeZone: "Europe/Paris").decoded() else {
+            Issue.record("not layout 2"); return
+        }
+        var read = [ArchiveEvent]()
+        MirrorSource.appendEvents(of: columns, day: day, to: &read)
+        let expanded = columns.expandedEvents()
+        let spelled = expanded.map { ArchiveEvent(day: day, timeZone: "Europe/Paris", id: $0.id, event: $0.event) }
+        #expect(read == spelled)
+        #expect(read.map(\.id) == expanded.map(\.id))
+        #expect(read.map(\.id).filter { $0.hasPrefix("hk:heartRate:") }.sorted()
+            == ["hk:heartRate:2024-03-31T01:00:00Z#1", "hk:heartRate:2024-03-31T01:00:00Z#2"])
+        // A different id, or a different zone, is a different event.
+        #expect(read[0] != ArchiveEvent(day: day, timeZone: "Europe/Paris", id: read[0].id + "x", event: read[0].event))
+        #expect(read[0] != ArchiveEvent(day: day, timeZone: nil, id: read[0].id, event: read[0].event))
+    }
+}

@@ -81,11 +81,12 @@ public struct MirrorSource: EventSource {
 }
 
 extension MirrorSource {
-    /// A layout-2 day's events with their ids (§3.2), appended to `out` one at a time as the day
-    /// expands (what every reader of the mirror does with a day, and what `efferent-bench` times).
+    /// A layout-2 day's events, appended to `out` one at a time as the day expands, each id (§3.2)
+    /// spelled when read (what every reader of the mirror does with a day, and what `efferent-bench`
+    /// times).
     public static func appendEvents(of columns: ColumnarDay, day: CalendarDay, to out: inout [ArchiveEvent]) {
         columns.forEachExpanded { expanded in
-            out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, id: expanded.id, event: expanded.event))
+            out.append(ArchiveEvent(day: day, timeZone: columns.timeZone, expanded: expanded))
         }
     }
 }

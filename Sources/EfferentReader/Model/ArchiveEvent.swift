@@ -2,17 +2,47 @@ import EfferentCore
 
 /// One event of the archive as a reader sees it: the day it was filed under, the zone that day was
 /// cut in (decision A.4; nil means UTC), its expanded id (§3.2) and its fields.
+///
+/// An event expanded from a layout-2 day keeps the row its id is spelled from and spells it when
+/// asked: most answers (daily totals, sleep, statistics) never read an id, and building one was
+/// most of the cost of opening a day for them.
 public struct ArchiveEvent: Sendable, Equatable {
     public let day: CalendarDay
     public let timeZone: String?
-    public let id: String
     public let event: DayEvent
+    private let identity: Identity
+
+    private enum Identity: Sendable {
+        case text(String)
+        case row(ExpandedEvent)
+    }
 
     public init(day: CalendarDay, timeZone: String?, id: String, event: DayEvent) {
         self.day = day
         self.timeZone = timeZone
-        self.id = id
         self.event = event
+        identity = .text(id)
+    }
+
+    /// The event at `expanded`'s row of a layout-2 day, its id spelled only when read.
+    public init(day: CalendarDay, timeZone: String?, expanded: ExpandedEvent) {
+        self.day = day
+        self.timeZone = timeZone
+        event = expanded.event
+        identity = .row(expanded)
+    }
+
+    /// `<k>:<metric>:<ISO start>[:h|:d][#n]` (§3.2).
+    public var id: String {
+        switch identity {
+        case let .text(id): id
+        case let .row(expanded): expanded.id
+        }
+    }
+
+    /// Equal when day, zone, id and fields are, however each id is held.
+    public static func == (a: ArchiveEvent, b: ArchiveEvent) -> Bool {
+        a.day == b.day && a.timeZone == b.timeZone && a.event == b.event && a.id == b.id
     }
 }
 
