@@ -17,7 +17,7 @@ struct PhoneBatchWriter {
         self.db = db
         self.batch = batch
         index = samples
-        rows = try RecordInserter(db: db, run: run, touchingExisting: false)
+        rows = try RecordInserter(db: db, run: run, existing: .ignored)
     }
 
     mutating func write(_ counts: inout SourceStore.PhoneBatchCounts) throws {

@@ -45,6 +45,10 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     let holding: Bool
     /// Records read and kept so far (a holding session's lines own consecutive runs of them).
     var heldCount: Int { pending.count }
+    /// What a full export's run found already stored (made with its first batch's transaction);
+    /// nil before, and for a store too large to note in memory (its rows are stamped instead).
+    private var found: SeenRows?
+    private var foundMade = false
     private let writer = DispatchQueue(label: "efferent.import.writer")
     private let slots = DispatchSemaphore(value: 2)
     private let inFlight = DispatchGroup()
@@ -202,7 +206,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
         try db.write {
-            let rows = try RecordInserter(db: db, run: run, touchingExisting: true)
+            if full, !foundMade {
+                foundMade = true
+                found = SeenRows(last: try db.statement("SELECT coalesce(max(rid), 0) FROM record").first { $0.int64(0) } ?? 0)
+            }
+            let existing: RecordInserter.Existing = !full ? .ignored : found.map { .noted($0) } ?? .stamped
+            let rows = try RecordInserter(db: db, run: run, existing: existing)
             // By index: a `for in` copies each entry out, retaining every string it holds.
             for index in pending.indices where try rows.insert(pending[index]) { added += 1 }
             try Self.upsert(summaries, db: db)
@@ -236,10 +245,21 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private func finishRun(db: SQLiteConnection) throws {
         try db.write {
             if full {
-                // One pass over the imported rows this run did not see; those inside this export's
+                // One pass over the imported rows this run did not find; those inside this export's
                 // span of their metric are gone from Health.
-                let unseen = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
-                    .rows([.integer(run)]) { ($0.int64(0), $0.text(1), $0.int64(2), $0.text(3)) }
+                var unseen = [(Int64, String, Int64, String)]()
+                if let found {
+                    // Row by row: only the rows not found are kept (a decade holds millions).
+                    let rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND rid <= ?")
+                    try rows.bind(1, integer: found.last)
+                    while try rows.step() {
+                        let rid = rows.int64(0)
+                        if !found.contains(rid) { unseen.append((rid, rows.text(1), rows.int64(2), rows.text(3))) }
+                    }
+                } else {
+                    unseen = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
+                        .rows([.integer(run)]) { ($0.int64(0), $0.text(1), $0.int64(2), $0.text(3)) }
+                }
                 var gone = [Int64]()
                 var days = Set<String>()
                 for (rid, metric, start, day) in unseen {

@@ -7,25 +7,38 @@ import EfferentSQLite
 final class RecordInserter {
     private let db: SQLiteConnection
     private let run: Int64
-    private let touchingExisting: Bool
+    private let existing: Existing
     private let statement: SQLiteStatement
-    private let touch: SQLiteStatement
+    private let found: SQLiteStatement?
     /// Local days that gained a record (and, for a total reaching past midnight, the next day).
     private(set) var touched = Set<String>()
     private var lastTouched = ""
 
-    /// `touchingExisting`: a record already stored is stamped with this run (an import's; a full
-    /// export later removes what its run did not see).
-    init(db: SQLiteConnection, run: Int64, touchingExisting: Bool) throws {
+    /// What becomes of a record that is already stored.
+    enum Existing {
+        /// Nothing (a receiver's batch; an import that deletes nothing).
+        case ignored
+        /// Its row id is noted (a full export's run, which later removes what it did not find).
+        case noted(SeenRows)
+        /// Its row is stamped with the run (the same, for a store too large to note in memory).
+        case stamped
+    }
+
+    init(db: SQLiteConnection, run: Int64, existing: Existing) throws {
         self.db = db
         self.run = run
-        self.touchingExisting = touchingExisting
+        self.existing = existing
         statement = try db.statement("""
             INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin,
                                           seen, sample)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
             """)
-        touch = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
+        switch existing {
+        case .ignored: found = nil
+        // Both read the identity index only; the note leaves the row's page untouched.
+        case .noted: found = try db.statement("SELECT rid FROM record WHERE start = ? AND id = ?")
+        case .stamped: found = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
+        }
     }
 
     /// Stores `entry` unless a record with its identity is there; returns whether it was added.
@@ -51,7 +64,17 @@ final class RecordInserter {
         try statement.bind(15, integer: sample)
         while try statement.step() {}
         guard db.changes == 1 else {
-            if touchingExisting { try touch.run([.integer(run), .integer(start), .integer(entry.id)]) }
+            switch existing {
+            case .ignored: break
+            case let .noted(seen):
+                guard let found else { break }
+                found.rewind()
+                try found.bind(1, integer: start)
+                try found.bind(2, integer: entry.id)
+                if try found.step() { seen.insert(found.int64(0)) }
+                found.rewind()
+            case .stamped: try found?.run([.integer(run), .integer(start), .integer(entry.id)])
+            }
             return false
         }
         // Records come in runs of one day: the set is touched only when the day changes.
