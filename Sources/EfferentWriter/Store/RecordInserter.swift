@@ -35,7 +35,7 @@ final class RecordInserter {
             """)
         switch existing {
         case .ignored: found = nil
-        // Both read the identity index only; the note leaves the row's page untouched.
+        // The identity index holds the rid: noting reads that index only, no row's page is written.
         case .noted: found = try db.statement("SELECT rid FROM record WHERE start = ? AND id = ?")
         case .stamped: found = try db.statement("UPDATE record SET seen = ? WHERE start = ? AND id = ?")
         }
