@@ -22,8 +22,8 @@ enum ImportBench {
         let server = try BenchServer(data: work + "/service")
         defer { server.stop() }
         Measure.header("Import through the release binary, each into a fresh archive (wall time, 2 cores)")
-        try await row("generated 2-year export (zip)", export, server: server, work: work + "/two-years")
-        try await row("the same export's main XML alone", xml, server: server, work: work + "/two-years-xml")
+        try await row("generated 2-year export (zip)", export, server: server, work: work + "/two-years", again: true)
+        try await row("the same export's main XML alone", xml, server: server, work: work + "/two-years-xml", again: true)
         // scripts/bench runs from the repository's root.
         let samples = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Tests/Fixtures/samples")
         for (index, sample) in ["apple-health-parser/export.zip", "apple-health-parser/export.xml", "dogsheep-healthkit-to-sqlite/export.xml"].enumerated() {
@@ -31,7 +31,9 @@ enum ImportBench {
         }
     }
 
-    static func row(_ name: String, _ path: String, server: BenchServer, work: String) async throws {
+    /// `again`: the same file imported a second time into the same store, as a monthly export
+    /// is (Apple's exports always hold everything): its time and the bytes it wrote.
+    static func row(_ name: String, _ path: String, server: BenchServer, work: String, again: Bool = false) async throws {
         let readTime = try Measure.seconds(runs: 1) {
             switch try ExportLocator.locate(URL(fileURLWithPath: path)) {
             case let .zip(archive, main, _):
@@ -42,7 +44,9 @@ enum ImportBench {
             }
         }
         _ = try await Child.run("efferent", ["init", "--server", "http://127.0.0.1:\(server.port)", "--time-zone", "Europe/Paris"], home: work)
+        let blocksBefore = ReceiveBench.childrenBlocksWritten()
         let imported = try await Child.run("efferent", ["import", path], home: work)
+        let writtenMiB = Double(ReceiveBench.childrenBlocksWritten() - blocksBefore) * 512 / 1_048_576
         // "read N records in S s (R/s): A new, …"
         let text = imported.output
         guard text.hasPrefix("read "), let records = Int(text.dropFirst(5).prefix(while: \.isNumber)),
@@ -57,6 +61,16 @@ enum ImportBench {
         // (route fixes, ECG voltages and beats are rows the record count does not include).
         print("    CPU " + Measure.format(imported.cpuSeconds, "s", digits: 2) + ": "
               + Measure.format(imported.cpuSeconds * 1e6 / Double(max(records, 1)), "µs a record", digits: 1) + ", "
-              + Measure.format(imported.cpuSeconds * 1e6 / Double(max(added, 1)), "µs a row", digits: 1))
+              + Measure.format(imported.cpuSeconds * 1e6 / Double(max(added, 1)), "µs a row", digits: 1)
+              + "; " + Measure.format(writtenMiB, "MiB", digits: 0) + " written")
+        guard again else { return }
+        let blocksAgain = ReceiveBench.childrenBlocksWritten()
+        let repeated = try await Child.run("efferent", ["import", path], home: work)
+        let againMiB = Double(ReceiveBench.childrenBlocksWritten() - blocksAgain) * 512 / 1_048_576
+        guard repeated.output.contains(" 0 new,") else { throw BenchError("the second import added records: \(repeated.output.prefix(200))") }
+        Measure.row("  imported again, nothing new", Measure.format(Double(records) / repeated.seconds, "rec/s", digits: 0),
+                    "first " + Measure.format(imported.seconds, "s", digits: 2), ratio: repeated.seconds / imported.seconds, goal: "")
+        print("    " + Measure.format(repeated.seconds, "s", digits: 2) + ", CPU " + Measure.format(repeated.cpuSeconds, "s", digits: 2)
+              + ", " + Measure.format(againMiB, "MiB", digits: 1) + " written, peak RSS " + Measure.format(repeated.peakMiB, "MiB", digits: 0))
     }
 }
