@@ -76,9 +76,52 @@ import Testing
             try session.finish()
             #expect(session.removed == 0)
             #expect(try store.recordCount() == records.count + 1)
+            let before = try rows(store)
             let partial = try importing([records[0]], into: store, full: false)
             #expect(partial.removed == 0 && partial.added == 0)
+            #expect(try rows(store) == before, "a partial import neither removes nor stamps")
+        }
+    }
+
+    /// SQLite gives a new row the largest rid plus one: when the top row goes during the run (a
+    /// phone's deletion), a record the run then adds takes that rid again, at or below the rows the
+    /// run noted. It is the run's own and must stay.
+    @Test func aRecordAddedUnderADeletedTopRowsRidStays() throws {
+        try withStore { store in
+            let records = PushTests.records
+            _ = try importing(records, into: store)
+            // A row no export of this test holds, on top (a reading of a metric outside its spans).
+            try store.db.execute("""
+                INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
+                VALUES (42, 'bodyMass', 0, 'phone', 1717200000, 1717200000, 70, 'kg', '2024-06-01', 0, 0)
+                """)
+            let top = try #require(try store.db.statement("SELECT max(rid) FROM record").first { $0.int64(0) })
+            let session = try store.beginImport(source: "test", format: "test", full: true)
+            for record in records { try session.record(record) }
+            try session.flush()
+            try store.db.execute("DELETE FROM record WHERE rid = \(top)")
+            let later = steps("2024-06-01 20:00:00", "2024-06-01 20:10:00", 55, source: "Alexandre's iPhone", device: "iPhone")
+            try session.record(later)
+            try session.finish()
+            #expect(session.added == 1 && session.removed == 0)
+            #expect(try store.db.statement("SELECT rid FROM record WHERE value = 55").first { $0.int64(0) } == top, "the rid was given again")
             #expect(try store.recordCount() == records.count + 1)
+        }
+    }
+
+    /// A record listed twice in one export is one row, found twice; an empty whole export (nothing
+    /// in any span) removes nothing.
+    @Test func duplicatesInOneExportAndAnEmptyExportRemoveNothing() throws {
+        try withStore { store in
+            let records = PushTests.records + [PushTests.records[0]]
+            let first = try importing(records, into: store)
+            #expect(first.added == records.count - 1)
+            let stored = try rows(store)
+            let again = try importing(records, into: store)
+            #expect(again.added == 0 && again.removed == 0)
+            let empty = try importing([], into: store)
+            #expect(empty.added == 0 && empty.removed == 0)
+            #expect(try rows(store) == stored)
         }
     }
 

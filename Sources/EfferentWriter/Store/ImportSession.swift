@@ -244,29 +244,32 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     private func finishRun(db: SQLiteConnection) throws {
         try db.write {
-            if full {
+            if full, !spans.isEmpty {
                 // One pass over the imported rows this run did not find; those inside this export's
-                // span of their metric are gone from Health.
-                var unseen = [(Int64, String, Int64, String)]()
+                // span of their metric are gone from Health. Row by row, keeping only those: a
+                // decade holds millions of rows, most of them outside any span or found. Rows this
+                // run added carry it in `seen`, and are skipped by that even where SQLite gave one
+                // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
+                let rows: SQLiteStatement
                 if let found {
-                    // Row by row: only the rows not found are kept (a decade holds millions).
-                    let rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND rid <= ?")
+                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
                     try rows.bind(1, integer: found.last)
-                    while try rows.step() {
-                        let rid = rows.int64(0)
-                        if !found.contains(rid) { unseen.append((rid, rows.text(1), rows.int64(2), rows.text(3))) }
-                    }
+                    try rows.bind(2, integer: run)
                 } else {
-                    unseen = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
-                        .rows([.integer(run)]) { ($0.int64(0), $0.text(1), $0.int64(2), $0.text(3)) }
+                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
+                    try rows.bind(1, integer: run)
                 }
                 var gone = [Int64]()
                 var days = Set<String>()
-                for (rid, metric, start, day) in unseen {
-                    guard let span = spans[metric], start >= span.first, start <= span.last else { continue }
+                while try rows.step() {
+                    let rid = rows.int64(0)
+                    if let found, found.contains(rid) { continue }
+                    let start = rows.int64(2)
+                    guard let span = spans[rows.text(1)], start >= span.first, start <= span.last else { continue }
                     gone.append(rid)
-                    days.insert(day)
+                    days.insert(rows.text(3))
                 }
+                rows.rewind()
                 let delete = try db.statement("DELETE FROM record WHERE rid = ?")
                 for rid in gone { try delete.run([.integer(rid)]) }
                 removed += gone.count
