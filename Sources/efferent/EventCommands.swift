@@ -36,7 +36,7 @@ struct EventOptions {
 
     /// Events as a table: the expanded fields of §3.2 with their archive day.
     static func table(_ events: [ArchiveEvent]) -> AnswerTable {
-        let columns = ["day", "id", "metric", "start", "end", "bucket", "unit", "source", "value", "stage", "activity", "duration"]
+        let columns = ArchiveEvent.tableColumns
         return AnswerTable(columns: columns, rows: events.map { item in
             let object = item.json
             return columns.map { object[$0] ?? .null }
@@ -60,15 +60,51 @@ struct EventOptions {
         Self.sayWhatWasLeft(query, returned: events.count, matched: matched)
     }
 
-    /// Prints the events of `source` that `query` matches. NDJSON is written as the days are read,
-    /// a month of them at a time: a decade of every type is millions of events (2 GB of memory held
-    /// whole); the other formats need the whole answer first.
+    /// Prints the events of `source` that `query` matches. NDJSON, CSV and JSON are written as the
+    /// days are read, a month of them at a time: a decade of every type is millions of events
+    /// (gigabytes of memory held whole). Only the aligned table needs the whole answer first.
     func print(_ query: EventQuery, from source: EventSource) throws {
-        guard format == .ndjson else {
-            let (events, matched) = try query.runCounting(source)
-            return try print(events, of: query, matched: matched)
+        let out = FileHandle.standardOutput
+        let returned: Int, matched: Int
+        switch format {
+        case .table:
+            let (events, count) = try query.runCounting(source)
+            return try print(events, of: query, matched: count)
+        case .ndjson:
+            (returned, matched) = try query.forEachWindow(source) { try Self.print($0, as: .ndjson) }
+        case .csv:
+            try AnswerTable(columns: ArchiveEvent.tableColumns, rows: []).write(as: .csv) { out.write(Data($0.utf8)) }
+            (returned, matched) = try query.forEachWindow(source) { events in
+                var writer = JSONWriter(reservingCapacity: 1 << 20)
+                for item in events {
+                    item.writeCSVRow(into: &writer)
+                    if writer.bytes.count >= 1 << 20 {
+                        out.write(Data(writer.bytes))
+                        writer = JSONWriter(reservingCapacity: 1 << 20)
+                    }
+                }
+                if !writer.bytes.isEmpty { out.write(Data(writer.bytes)) }
+            }
+        case .json:
+            // The canonical array, its members written a window at a time: `[`, the events' lines
+            // joined by commas, `]`.
+            out.write(Data("[".utf8))
+            var first = true
+            (returned, matched) = try query.forEachWindow(source) { events in
+                var writer = JSONWriter(reservingCapacity: 1 << 20)
+                for item in events {
+                    if !first { writer.raw(byte: UInt8(ascii: ",")) }
+                    first = false
+                    item.writeObject(into: &writer)
+                    if writer.bytes.count >= 1 << 20 {
+                        out.write(Data(writer.bytes))
+                        writer = JSONWriter(reservingCapacity: 1 << 20)
+                    }
+                }
+                if !writer.bytes.isEmpty { out.write(Data(writer.bytes)) }
+            }
+            out.write(Data("]\n".utf8))
         }
-        let (returned, matched) = try query.forEachWindow(source) { try Self.print($0, as: .ndjson) }
         Self.sayWhatWasLeft(query, returned: returned, matched: matched)
     }
 

@@ -87,6 +87,16 @@ import Glibc
         #expect(daily.stdout.contains("2024-01-01,0.12") && daily.stdout.contains("2024-01-02,0.08"), "\(daily.stdout)")
         let query = try reader.run(["query", "--metric", "sleep"])
         #expect(query.stdout.split(separator: "\n").count == 2)
+        // Every format of the whole mirror, written a window at a time: the JSON array holds the
+        // NDJSON lines' objects in order, the CSV a row for each after its header.
+        let eventLines = try reader.run(["query"]).stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        #expect(eventLines.count > 1)
+        let array = try reader.run(["query", "--format", "json"])
+        #expect(try JSONParser.parse(array.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue == eventLines, "\(array.stderr)")
+        let csv = try reader.run(["query", "--format", "csv"]).stdout.components(separatedBy: "\r\n").dropLast()
+        #expect(csv.first == "day,id,metric,start,end,bucket,unit,source,value,stage,activity,duration")
+        #expect(csv.count == eventLines.count + 1)
+        #expect(zip(csv.dropFirst(), eventLines).allSatisfy { row, line in row.hasPrefix((line["day"]?.stringValue ?? "?") + ",") })
         let plot = try reader.run(["plot", "sleep", "--since", "2023-12-31", "--until", "2024-01-01", "--offline", "--out", work + "/sleep.svg"])
         let chart = try String(contentsOfFile: work + "/sleep.svg", encoding: .utf8)
         #expect(plot.status == 0 && chart.contains("asleepCore"))

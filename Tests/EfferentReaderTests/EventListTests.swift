@@ -25,7 +25,38 @@ import Testing
             var writer = JSONWriter()
             item.writeLine(into: &writer)
             #expect(writer.bytes == (try item.json.canonicalBytes()) + [0x0A])
+            var object = JSONWriter()
+            item.writeObject(into: &object)
+            #expect(object.bytes == (try item.json.canonicalBytes()), "an array member is the line without its line feed")
         }
+    }
+
+    /// `query --format csv` writes each row straight from the event; it must be the record the
+    /// table of the event's `json` gives, quoting and numbers included.
+    @Test func aCSVRowIsTheTablesRecordOfTheEvent() throws {
+        let sources = ["Watch", "Simon’s \"Watch\"", "a, b", "line\nbreak", "cr\r\nlf", "", "é\u{301}"]
+        var events = [ArchiveEvent]()
+        for (index, source) in sources.enumerated() {
+            let start = 1_700_000_000 + Int64(index) * 60
+            events.append(ArchiveEvent(day: CalendarDay("2023-11-14")!, timeZone: "Europe/Paris", id: "hk:heartRate:x#\(index)",
+                                       event: try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: source,
+                                                           start: start, end: start, value: [61.5, 60, 1e21, -0.25, 0.1, 123_456_789, 7][index])))
+        }
+        events.append(ArchiveEvent(day: CalendarDay("2023-11-15")!, timeZone: nil, id: "agg:steps:y:h",
+                                   event: try DayEvent(kind: .total, metric: "steps", bucket: .hour, unit: "count", start: 1_700_003_600,
+                                                       end: 1_700_007_200, value: 842)))
+        events.append(ArchiveEvent(day: CalendarDay("2023-11-15")!, timeZone: nil, id: "hk:workout:z",
+                                   event: try DayEvent(kind: .record, metric: "workout", source: "Watch", start: 1_700_000_000,
+                                                       end: 1_700_001_800, activity: "37", duration: 1800.5)))
+        events.append(ArchiveEvent(day: CalendarDay("2023-11-15")!, timeZone: nil, id: "hk:sleep:w",
+                                   event: try DayEvent(kind: .record, metric: "sleep", source: "Phone, \"bed\"", start: 1_700_000_000,
+                                                       end: 1_700_028_800, stage: "asleepCore")))
+        let columns = ArchiveEvent.tableColumns
+        let table = AnswerTable(columns: columns, rows: events.map { item in columns.map { item.json.objectValue?[$0] ?? .null } })
+        var written = JSONWriter()
+        for item in events { item.writeCSVRow(into: &written) }
+        let header = columns.joined(separator: ",") + "\r\n"
+        #expect(header + String(decoding: written.bytes, as: UTF8.self) == (try table.csv()))
     }
 }
 

@@ -40,7 +40,7 @@ public enum ISOInstant {
 
     /// Appends the 20 bytes of `seconds`' text, without quotes, at once rather than a byte at a
     /// time (a decade with every type expands to 29 million rows, each written twice).
-    static func write(_ seconds: Int64, into writer: inout JSONWriter) {
+    public static func write(_ seconds: Int64, into writer: inout JSONWriter) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { text in
             guard let base = text.baseAddress else { return }
             write(seconds, at: base)

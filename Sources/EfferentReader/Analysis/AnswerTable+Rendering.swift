@@ -88,6 +88,16 @@ extension AnswerTable {
         return out
     }
 
+    /// `csvField(text)` appended to `writer`; text with no comma, quote, CR or LF (nearly all)
+    /// is copied as it is.
+    static func writeCSVField(_ text: String, into writer: inout JSONWriter) {
+        var bytes = text
+        let plain = bytes.withUTF8 { utf8 in
+            !utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        }
+        writer.text(plain ? text : csvField(text))
+    }
+
     static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
         return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""

@@ -96,6 +96,12 @@ extension ArchiveEvent {
     /// One compact NDJSON line of `json`, keys sorted, written straight into bytes (a decade of
     /// heart rate is hundreds of thousands of lines).
     public func writeLine(into writer: inout JSONWriter) {
+        writeObject(into: &writer)
+        writer.raw(byte: UInt8(ascii: "\n"))
+    }
+
+    /// `json` as canonical bytes (an NDJSON line without its line feed; a member of a JSON array).
+    public func writeObject(into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "{"))
         if let activity = event.activity { writer.raw("\"activity\":"); writer.string(activity); writer.raw(byte: UInt8(ascii: ",")) }
         if let bucket = event.bucket { writer.raw("\"bucket\":"); writer.string(bucket.rawValue); writer.raw(byte: UInt8(ascii: ",")) }
@@ -116,7 +122,39 @@ extension ArchiveEvent {
         if let unit = event.unit { writer.raw(",\"unit\":"); writer.string(unit) }
         writer.raw(",\"v\":1")
         if let value = event.value { writer.raw(",\"value\":"); try? writer.number(value) }
-        writer.raw("}\n")
+        writer.raw(byte: UInt8(ascii: "}"))
+    }
+
+    /// The columns an event prints under in a table: the expanded fields of §3.2 with its day.
+    public static let tableColumns = ["day", "id", "metric", "start", "end", "bucket", "unit", "source", "value", "stage", "activity", "duration"]
+
+    /// The event's row under `tableColumns` as one RFC 4180 CSV record, written straight into
+    /// bytes: what `AnswerTable.csv` writes for the row of `json`, without a dictionary a row.
+    public func writeCSVRow(into writer: inout JSONWriter) {
+        func comma() { writer.raw(byte: UInt8(ascii: ",")) }
+        func text(_ value: String?) {
+            comma()
+            if let value { AnswerTable.writeCSVField(value, into: &writer) }
+        }
+        func number(_ value: Double?) {
+            comma()
+            if let value { try? writer.number(value) }
+        }
+        for byte in day.ascii { writer.raw(byte: byte) }
+        text(id)
+        text(event.metric)
+        comma()
+        ISOInstant.write(event.start, into: &writer)
+        comma()
+        ISOInstant.write(event.end, into: &writer)
+        text(event.bucket?.rawValue)
+        text(event.unit)
+        text(event.source)
+        number(event.value)
+        text(event.stage)
+        text(event.activity)
+        number(event.duration)
+        writer.raw("\r\n")
     }
 
     /// The event as one JSON object: the expanded fields of §3.2 plus the archive day.
