@@ -74,34 +74,18 @@ struct EventOptions {
             (returned, matched) = try query.forEachWindow(source) { try Self.print($0, as: .ndjson) }
         case .csv:
             try AnswerTable(columns: ArchiveEvent.tableColumns, rows: []).write(as: .csv) { out.write(Data($0.utf8)) }
-            (returned, matched) = try query.forEachWindow(source) { events in
-                var writer = JSONWriter(reservingCapacity: 1 << 20)
-                for item in events {
-                    item.writeCSVRow(into: &writer)
-                    if writer.bytes.count >= 1 << 20 {
-                        out.write(Data(writer.bytes))
-                        writer = JSONWriter(reservingCapacity: 1 << 20)
-                    }
-                }
-                if !writer.bytes.isEmpty { out.write(Data(writer.bytes)) }
-            }
+            (returned, matched) = try query.forEachWindow(source) { Self.stream($0) { $0.writeCSVRow(into: &$1) } }
         case .json:
             // The canonical array, its members written a window at a time: `[`, the events' lines
             // joined by commas, `]`.
             out.write(Data("[".utf8))
             var first = true
             (returned, matched) = try query.forEachWindow(source) { events in
-                var writer = JSONWriter(reservingCapacity: 1 << 20)
-                for item in events {
+                Self.stream(events) { item, writer in
                     if !first { writer.raw(byte: UInt8(ascii: ",")) }
                     first = false
                     item.writeObject(into: &writer)
-                    if writer.bytes.count >= 1 << 20 {
-                        out.write(Data(writer.bytes))
-                        writer = JSONWriter(reservingCapacity: 1 << 20)
-                    }
                 }
-                if !writer.bytes.isEmpty { out.write(Data(writer.bytes)) }
             }
             out.write(Data("]\n".utf8))
         }
@@ -120,22 +104,26 @@ struct EventOptions {
 
     static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
         switch format {
-        case .ndjson:
-            // Written out a mebibyte at a time: a decade of readings never sits in memory as text.
-            var writer = JSONWriter(reservingCapacity: 1 << 20)
-            for item in events {
-                item.writeLine(into: &writer)
-                if writer.bytes.count >= 1 << 20 {
-                    FileHandle.standardOutput.write(Data(writer.bytes))
-                    writer = JSONWriter(reservingCapacity: 1 << 20)
-                }
-            }
-            if !writer.bytes.isEmpty { FileHandle.standardOutput.write(Data(writer.bytes)) }
+        case .ndjson: stream(events) { $0.writeLine(into: &$1) }
         case .json:
             Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
         case .csv: Swift.print(try table(events).csv(), terminator: "")
         case .table: Swift.print(table(events).alignedText(), terminator: "")
         }
+    }
+
+    /// What `row` writes for each event, sent to stdout a mebibyte at a time: a decade of
+    /// readings never sits in memory as text.
+    static func stream(_ events: [ArchiveEvent], _ row: (ArchiveEvent, inout JSONWriter) -> Void) {
+        var writer = JSONWriter(reservingCapacity: 1 << 20)
+        for item in events {
+            row(item, &writer)
+            if writer.bytes.count >= 1 << 20 {
+                FileHandle.standardOutput.write(Data(writer.bytes))
+                writer = JSONWriter(reservingCapacity: 1 << 20)
+            }
+        }
+        if !writer.bytes.isEmpty { FileHandle.standardOutput.write(Data(writer.bytes)) }
     }
 }
 
