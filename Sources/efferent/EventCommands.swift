@@ -64,31 +64,13 @@ struct EventOptions {
     /// days are read, a month of them at a time: a decade of every type is millions of events
     /// (gigabytes of memory held whole). Only the aligned table needs the whole answer first.
     func print(_ query: EventQuery, from source: EventSource) throws {
-        let out = FileHandle.standardOutput
-        let returned: Int, matched: Int
-        switch format {
-        case .table:
-            let (events, count) = try query.runCounting(source)
-            return try print(events, of: query, matched: count)
-        case .ndjson:
-            (returned, matched) = try query.forEachWindow(source) { try Self.print($0, as: .ndjson) }
-        case .csv:
-            try AnswerTable(columns: ArchiveEvent.tableColumns, rows: []).write(as: .csv) { out.write(Data($0.utf8)) }
-            (returned, matched) = try query.forEachWindow(source) { Self.stream($0) { $0.writeCSVRow(into: &$1) } }
-        case .json:
-            // The canonical array, its members written a window at a time: `[`, the events' lines
-            // joined by commas, `]`.
-            out.write(Data("[".utf8))
-            var first = true
-            (returned, matched) = try query.forEachWindow(source) { events in
-                Self.stream(events) { item, writer in
-                    if !first { writer.raw(byte: UInt8(ascii: ",")) }
-                    first = false
-                    item.writeObject(into: &writer)
-                }
-            }
-            out.write(Data("]\n".utf8))
+        guard var printer = EventPrinter(format) else {
+            let (events, matched) = try query.runCounting(source)
+            return try print(events, of: query, matched: matched)
         }
+        printer.begin()
+        let (returned, matched) = try query.forEachWindow(source) { printer.write($0) }
+        printer.end()
         Self.sayWhatWasLeft(query, returned: returned, matched: matched)
     }
 
@@ -103,28 +85,61 @@ struct EventOptions {
     }
 
     static func print(_ events: [ArchiveEvent], as format: AnswerFormat) throws {
+        guard var printer = EventPrinter(format) else {
+            return Swift.print(table(events).alignedText(), terminator: "")
+        }
+        printer.begin()
+        printer.write(events)
+        printer.end()
+    }
+}
+
+/// Events written to stdout as NDJSON, CSV or JSON a mebibyte at a time, whether they come as one
+/// answer or a window of days after another: CSV's header and JSON's brackets once, each event
+/// straight from its fields (the bytes `EventOptions.table` and `ArchiveEvent.json` would give).
+struct EventPrinter {
+    private let format: AnswerFormat
+    private var first = true
+
+    /// Nil for the aligned table, whose column widths need every row first.
+    init?(_ format: AnswerFormat) {
+        guard format != .table else { return nil }
+        self.format = format
+    }
+
+    func begin() {
         switch format {
-        case .ndjson: stream(events) { $0.writeLine(into: &$1) }
-        case .json:
-            Swift.print(String(decoding: try JSONValue.array(events.map(\.json)).canonicalBytes(), as: UTF8.self))
-        case .csv: Swift.print(try table(events).csv(), terminator: "")
-        case .table: Swift.print(table(events).alignedText(), terminator: "")
+        case .csv: Self.out(Array((ArchiveEvent.tableColumns.joined(separator: ",") + "\r\n").utf8))
+        case .json: Self.out(Array("[".utf8))
+        case .ndjson, .table: break
         }
     }
 
-    /// What `row` writes for each event, sent to stdout a mebibyte at a time: a decade of
-    /// readings never sits in memory as text.
-    static func stream(_ events: [ArchiveEvent], _ row: (ArchiveEvent, inout JSONWriter) -> Void) {
+    mutating func write(_ events: [ArchiveEvent]) {
         var writer = JSONWriter(reservingCapacity: 1 << 20)
         for item in events {
-            row(item, &writer)
+            switch format {
+            case .ndjson: item.writeLine(into: &writer)
+            case .csv: item.writeCSVRow(into: &writer)
+            case .json, .table:
+                // The canonical array: the events' objects joined by commas.
+                if !first { writer.raw(byte: UInt8(ascii: ",")) }
+                item.writeObject(into: &writer)
+            }
+            first = false
             if writer.bytes.count >= 1 << 20 {
-                FileHandle.standardOutput.write(Data(writer.bytes))
+                Self.out(writer.bytes)
                 writer = JSONWriter(reservingCapacity: 1 << 20)
             }
         }
-        if !writer.bytes.isEmpty { FileHandle.standardOutput.write(Data(writer.bytes)) }
+        if !writer.bytes.isEmpty { Self.out(writer.bytes) }
     }
+
+    func end() {
+        if format == .json { Self.out(Array("]\n".utf8)) }
+    }
+
+    private static func out(_ bytes: [UInt8]) { FileHandle.standardOutput.write(Data(bytes)) }
 }
 
 struct Query: Subcommand {
