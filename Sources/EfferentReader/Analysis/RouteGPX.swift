@@ -45,11 +45,6 @@ public struct RouteGPX: Sendable, Equatable {
             }
         }
 
-        /// The field named as `RecordParts.routeFields` names it (`"latitude"`).
-        public subscript(field: String) -> Double? {
-            RecordParts.routeFields.firstIndex(of: field).flatMap { self[$0] }
-        }
-
         /// The fields the fix has, by name.
         public var fields: [String: Double] {
             var out = [String: Double]()

@@ -214,7 +214,8 @@ public final class HealthExportReader {
         return record
     }
 
-    /// `ZoneEvidence.saw(offset:at:)`, a run at a time.
+    /// One record's date written with `offset`, counted into the current run (`ZoneEvidence.saw`
+    /// takes a run at a time).
     private func sawOffset(_ offset: Int, at instant: Double) {
         if let run = offsetRun, run.offset == offset {
             offsetRun = (offset, run.count + 1, max(run.latest, instant))

@@ -59,9 +59,9 @@ struct RouteFix {
                 (table[4], valid(course), nil), (table[5], valid(horizontalAccuracy), nil), (table[6], valid(verticalAccuracy), nil)]
     }
 
-    /// The seven parts in the order a fix writes them, looked up once rather than per fix.
-    private static let table = ["latitude", "longitude", "altitude", "speed", "course", "horizontalAccuracy", "verticalAccuracy"]
-        .map { RecordParts.route[$0]! }
+    /// The seven parts in the order a fix writes them (`RecordParts.routeFields`), looked up once
+    /// rather than per fix.
+    private static let table = RecordParts.routeFields.map { RecordParts.route[$0]! }
 
     /// Writes the fix when it has a time and both coordinates; returns whether it did.
     func write(to writer: SampleSeriesWriter) throws -> Bool {

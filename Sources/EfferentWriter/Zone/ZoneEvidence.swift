@@ -30,7 +30,7 @@ public struct ZoneEvidence: Sendable, Equatable {
     }
 
     /// `count` dates written with `offset`, the latest of them at `instant`.
-    mutating func saw(offset: Int, count: Int = 1, latest instant: Double) {
+    mutating func saw(offset: Int, count: Int, latest instant: Double) {
         offsets[offset, default: 0] += count
         if instant > (latestInstant ?? -.infinity) { latestInstant = instant }
     }
