@@ -21,9 +21,15 @@ public final class SQLiteStatement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// How many times its bindings were cleared (by `bind(_:)` and by `SQLiteConnection.statement(_:)`
+    /// handing it out again): a caller that leaves unchanged values bound from row to row checks
+    /// this to know they still are.
+    public private(set) var clearings = 0
+
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        clearings &+= 1
     }
 
     /// Resets the statement and binds `values` to parameters 1…n. The count must be the

@@ -13,6 +13,13 @@ final class RecordInserter {
     /// Local days that gained a record (and, for a total reaching past midnight, the next day).
     private(set) var touched = Set<String>()
     private var lastTouched = ""
+    /// The text bound to each parameter so far, by index (nil inside: NULL was bound). SQLite keeps
+    /// a statement's bindings from row to row, and rows come in runs of one metric, source, unit
+    /// and day: a value equal to the one bound is not bound (copied by SQLite) again.
+    private var boundText = [String??](repeating: .none, count: 16)
+    /// The `statement.clearings` that `boundText` holds for: another use of the same SQL clears
+    /// the statement's bindings, and then `boundText` is forgotten.
+    private var clearings: Int
 
     /// What becomes of a record that is already stored.
     enum Existing {
@@ -33,6 +40,7 @@ final class RecordInserter {
                                           seen, sample)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
             """)
+        clearings = statement.clearings
         switch existing {
         case .ignored: found = nil
         // The identity index holds the rid: noting reads that index only, no row's page is written.
@@ -41,25 +49,38 @@ final class RecordInserter {
         }
     }
 
+    /// Binds `text` to parameter `index` unless it is bound there already.
+    @inline(__always)
+    private func bind(_ index: Int32, text: String?) throws(SQLiteError) {
+        let slot = Int(index)
+        if case let .some(bound) = boundText[slot], bound == text { return }
+        try statement.bind(index, text: text)
+        boundText[slot] = .some(text)
+    }
+
     /// Stores `entry` unless a record with its identity is there; returns whether it was added.
     /// `sample` is the phone sample it belongs to (its deletion takes the record with it).
     func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
         let mapped = entry.mapped
         let start = Int64(entry.record.start.rounded(.down))
         statement.rewind()
+        if statement.clearings != clearings {
+            boundText = [String??](repeating: .none, count: 16)
+            clearings = statement.clearings
+        }
         try statement.bind(1, integer: entry.id)
-        try statement.bind(2, text: mapped.target.metric)
+        try bind(2, text: mapped.target.metric)
         try statement.bind(3, integer: mapped.target.isTotal ? 1 : 0)
-        try statement.bind(4, text: entry.record.source)
-        try statement.bind(5, text: entry.record.deviceModel)
+        try bind(4, text: entry.record.source)
+        try bind(5, text: entry.record.deviceModel)
         try statement.bind(6, integer: start)
         try statement.bind(7, integer: Int64(entry.record.end.rounded(.down)))
         try statement.bind(8, real: mapped.value)
-        try statement.bind(9, text: mapped.target.unit)
-        try statement.bind(10, text: mapped.stage)
-        try statement.bind(11, text: mapped.activity)
+        try bind(9, text: mapped.target.unit)
+        try bind(10, text: mapped.stage)
+        try bind(11, text: mapped.activity)
         try statement.bind(12, real: mapped.duration)
-        try statement.bind(13, text: entry.day)
+        try bind(13, text: entry.day)
         try statement.bind(14, integer: run)
         try statement.bind(15, integer: sample)
         while try statement.step() {}
