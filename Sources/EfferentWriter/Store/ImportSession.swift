@@ -51,6 +51,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var foundMade = false
     private let writer = DispatchQueue(label: "efferent.import.writer")
     private let slots = DispatchSemaphore(value: 2)
+    /// A batch's buffer the writer thread is done with, for the reader's thread to empty and fill
+    /// again: emptying it (releasing each record's strings) is the reader's work then, not the
+    /// writer's, which is the slower of the two on a zip's route fixes; and no batch allocates
+    /// (and faults in) a fresh buffer of twenty thousand entries.
+    private var spare: [Pending]?
+    private let spareLock = NSLock()
     private let inFlight = DispatchGroup()
     private var failure: Error?
 
@@ -154,19 +160,32 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     func submit() throws {
         if let failure { throw failure }
         guard !holding, !pending.isEmpty || !summaries.isEmpty else { return }
-        let records = pending, summaries = self.summaries
-        pending = []
-        pending.reserveCapacity(Self.batch)
+        // The batch moves into a box the writer empties, so that once written its buffer has one
+        // owner again, and the spare can be reused in place rather than copied.
+        let batch = Batch(pending), summaries = self.summaries
         self.summaries = []
         slots.wait()
+        spareLock.lock()
+        let reused = spare.take()
+        spareLock.unlock()
+        if var reused {
+            reused.removeAll(keepingCapacity: true)
+            pending = reused
+        } else {
+            pending = []
+            pending.reserveCapacity(Self.batch)
+        }
         inFlight.enter()
         writer.async { [self] in
-            defer {
-                slots.signal()
-                inFlight.leave()
+            let records = batch.take()
+            if failure == nil {
+                do { try write(records, summaries) } catch { failure = error }
             }
-            guard failure == nil else { return }
-            do { try write(records, summaries) } catch { failure = error }
+            spareLock.lock()
+            spare = consume records
+            spareLock.unlock()
+            slots.signal()
+            inFlight.leave()
         }
     }
 
@@ -283,6 +302,16 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 .run([.real(Date().timeIntervalSince1970), .integer(Int64(seen)), .integer(Int64(added)), .integer(Int64(removed)),
                       .integer(run)])
         }
+    }
+}
+
+/// A batch on its way to the writer thread, which takes it out.
+private final class Batch: @unchecked Sendable {
+    private var records: [ImportSession.Pending]
+    init(_ records: [ImportSession.Pending]) { self.records = records }
+    func take() -> [ImportSession.Pending] {
+        defer { records = [] }
+        return records
     }
 }
 
