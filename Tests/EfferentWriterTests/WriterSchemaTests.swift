@@ -140,7 +140,8 @@ import Testing
     }
 }
 
-/// A new store is made with 16 KiB pages; a store made with SQLite's 4 KiB keeps them.
+/// A new store is made with 16 KiB pages; a store made with SQLite's 4 KiB keeps them. Either
+/// checkpoints an import's log every ~40 MB.
 @Suite struct StorePageSizeTests {
     func pageSize(_ path: String) throws -> Int64? {
         try SQLiteConnection(path: path).statement("PRAGMA page_size").first { $0.int64(0) }
@@ -151,13 +152,18 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let zone = try #require(ZoneCalendar(identifier: "Europe/Paris"))
-        _ = try SourceStore(path: directory + "/new.sqlite", zone: zone)
+        let new = try SourceStore(path: directory + "/new.sqlite", zone: zone)
         #expect(try pageSize(directory + "/new.sqlite") == Int64(SourceStore.pageSize))
+        // An import checkpoints every ~40 MB of log, whatever the page size.
+        _ = try new.beginImport(source: "test", format: "test", full: false)
+        #expect(try new.db.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } == 40_000_000 / 16_384)
 
         let old = try SQLiteConnection(path: directory + "/old.sqlite")
         try old.execute("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; CREATE TABLE kept (a INTEGER); INSERT INTO kept VALUES (7)")
         let store = try SourceStore(path: directory + "/old.sqlite", zone: zone)
         #expect(try pageSize(directory + "/old.sqlite") == 4096)
+        _ = try store.beginImport(source: "test", format: "test", full: false)
+        #expect(try store.db.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } == 40_000_000 / 4096)
         #expect(try store.recordCount() == 0)
         #expect(try old.statement("SELECT a FROM kept").first { $0.int64(0) } == 7)
     }

@@ -30,7 +30,7 @@ extension SourceStore {
         try serialized {
             // A backfill's batches rewrite the same index pages (UUIDs are random) one transaction
             // after another: checkpoint every ~40 MB of log, as an import does, not every 4 MB.
-            try db.execute("PRAGMA wal_autocheckpoint=10000")
+            try checkpointEvery(megabytes: 40)
             try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, 'pulshealth-receive', 0, ?)")
                 .run([.text(source), .real(Date().timeIntervalSince1970)])
             return db.lastInsertRowID

@@ -49,6 +49,15 @@ public final class SourceStore: @unchecked Sendable {
         currentZone = zone
     }
 
+    /// Has the log copied into the database whenever it reaches `megabytes` (in pages of this
+    /// store's size: 16 KiB for a new store, 4 KiB for one made before).
+    func checkpointEvery(megabytes: Int) throws {
+        try serialized {
+            let pageBytes = try db.statement("PRAGMA page_size").first { $0.int64(0) } ?? 4096
+            try db.execute("PRAGMA wal_autocheckpoint=\(Int64(megabytes) * 1_000_000 / max(pageBytes, 512))")
+        }
+    }
+
     /// Sets the zone in memory only (`recut(to:)` also re-files the records).
     func adopt(_ zone: ZoneCalendar) { serialized { currentZone = zone } }
 
@@ -113,8 +122,8 @@ public final class SourceStore: @unchecked Sendable {
     public func beginImport(source: String, format: String, full: Bool) throws -> ImportSession {
         try serialized {
             // Checkpoints copy the log into the database; during an import they run every ~40 MB of
-            // log instead of every 4 MB, so pages rewritten batch after batch are copied once.
-            try db.execute("PRAGMA wal_autocheckpoint=10000")
+            // log instead of SQLite's 1,000 pages, so pages rewritten batch after batch are copied once.
+            try checkpointEvery(megabytes: 40)
             try db.statement("INSERT INTO import_run (source, format, full, started) VALUES (?, ?, ?, ?)")
                 .run([.text(source), .text(format), .integer(full ? 1 : 0), .real(Date().timeIntervalSince1970)])
             return ImportSession(store: self, run: db.lastInsertRowID, full: full)
