@@ -153,6 +153,30 @@ long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size
     return total;
 }
 
+long long efferent_floor_open_hpke(const uint8_t *sealed, const size_t *lengths, size_t count,
+                                   const uint8_t recipient_private[32], const uint8_t recipient_public[32],
+                                   uint8_t *scratch, size_t scratch_size) {
+    if (sodium_init() < 0) return -1;
+    long long total = 0;
+    size_t offset = 0;
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *blob = sealed + offset;
+        offset += lengths[i];
+        if (lengths[i] - 33 > scratch_size) return -1;
+        uint8_t dh[32], kem_context[64], key[32], nonce[12];
+        memcpy(kem_context, blob + 1, 32);
+        memcpy(kem_context + 32, recipient_public, 32);
+        if (crypto_scalarmult(dh, recipient_private, blob + 1) != 0) return -1;
+        if (schedule(dh, kem_context, key, nonce) != 0) return -1;
+        static const char prefix[] = "efferent/v1\nabcdefghijklmnopqrstuvwxyz\n2026-08-07";
+        unsigned long long mlen = 0;
+        if (crypto_aead_chacha20poly1305_ietf_decrypt(scratch, &mlen, NULL, blob + 33, lengths[i] - 33,
+                                                      (const uint8_t *)prefix, sizeof prefix - 1, nonce, key) != 0) return -1;
+        total += (long long)mlen;
+    }
+    return total;
+}
+
 struct floor_http {
     struct MHD_Daemon *daemon;
     struct MHD_Response *response;

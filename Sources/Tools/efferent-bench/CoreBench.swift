@@ -23,6 +23,8 @@ enum CoreBench {
         /// The same four in CPU seconds of the measuring thread.
         var cpu = (seal: 0.0, floorSeal: 0.0, open: 0.0, floorOpen: 0.0)
         var stages = (open: 0.0, inflate: 0.0, decode: 0.0, expand: 0.0)
+        /// HPKE open alone over the floor's blobs: Swift's envelope, the C floor's (CPU seconds).
+        var hpke = (swift: 0.0, floor: 0.0)
     }
 
     static func run(chunks: [() -> [(CalendarDay, [DayEvent])]], title: String) throws {
@@ -46,6 +48,8 @@ enum CoreBench {
                      + "(korchasa/efferent README, \"The wire format\"); this run %.2f B", 4 * 1_048_576.0 / 994_336, perEvent))
         print(String(format: "  open path by stage (CPU time): HPKE open %.3f s, inflate %.3f s, decode %.3f s, expand %.3f s",
                      tally.stages.open, tally.stages.inflate, tally.stages.decode, tally.stages.expand))
+        print(String(format: "  HPKE open alone (CPU time): %.1f µs a day against the C floor's %.1f µs (%.2f×)",
+                     tally.hpke.swift * 1e6 / Double(tally.days), tally.hpke.floor * 1e6 / Double(tally.days), tally.hpke.swift / tally.hpke.floor))
         print("  sealed decade \(String(format: "%.2f", Double(tally.sealedBytes) / 1_048_576)) MiB; uncompressed bodies "
               + "\(String(format: "%.1f", Double(tally.bodyBytes) / 1_048_576)) MiB; peak RSS \(String(format: "%.0f", Measure.peakRSSMiB)) MiB")
         print("  largest sealed day \(String(format: "%.1f", Double(tally.largest) / 1024)) KiB (limit 1024 KiB); "
@@ -109,6 +113,26 @@ enum CoreBench {
         }
         guard inflatedTotal == Int64(flatBodies.count) else { throw BenchError("the C open floor failed") }
 
+        // HPKE open alone, Swift's envelope against the C floor's, over the same blobs (one pass each).
+        let floorAAD = EnvelopeAAD.day(bucket: "abcdefghijklmnopqrstuvwxyz", day: CalendarDay(year: 2026, month: 8, day: 7)!)
+        var swiftOpened = 0
+        let swiftHPKE = try Measure.times {
+            var offset = 0
+            swiftOpened = 0
+            for length in floorBlobs.lengths {
+                swiftOpened += try SealedEnvelope.open(Array(floorBlobs.flat[offset..<(offset + length)]), with: reading.privateKey,
+                                                       aad: floorAAD).count
+                offset += length
+            }
+        }
+        var floorOpened: Int64 = 0
+        let floorHPKE = Measure.times {
+            floorOpened = efferent_floor_open_hpke(floorBlobs.flat, floorBlobs.lengths, floorBlobs.lengths.count,
+                                                   reading.privateKey.rawRepresentation.revealed(), reading.publicKey.rawRepresentation,
+                                                   &scratch, scratch.count)
+        }
+        guard floorOpened == Int64(swiftOpened) else { throw BenchError("the C HPKE floor opened \(floorOpened) bytes, Swift \(swiftOpened)") }
+
         // Where the open path's time goes, one pass each.
         var plaintexts = [[UInt8]](), inflated = [DayBody](), decoded = [ColumnarDay]()
         let openOnly = try Measure.times(runs: 1) {
@@ -149,6 +173,8 @@ enum CoreBench {
         tally.cpu.open += openTime.cpu
         tally.cpu.floorOpen += floorOpenTime.cpu
         tally.stages.open += openOnly.cpu
+        tally.hpke.swift += swiftHPKE.cpu
+        tally.hpke.floor += floorHPKE.cpu
         tally.stages.inflate += inflateOnly.cpu
         tally.stages.decode += decodeOnly.cpu
         tally.stages.expand += expandOnly.cpu

@@ -16,6 +16,11 @@ long long efferent_floor_open(const uint8_t *sealed, const size_t *lengths, size
                               const uint8_t recipient_private[32], const uint8_t recipient_public[32],
                               uint8_t *scratch, size_t scratch_size);
 
+// HPKE open alone (no inflate) for `count` sealed blobs; returns the total plaintext bytes or -1.
+long long efferent_floor_open_hpke(const uint8_t *sealed, const size_t *lengths, size_t count,
+                                   const uint8_t recipient_private[32], const uint8_t recipient_public[32],
+                                   uint8_t *scratch, size_t scratch_size);
+
 // A bare libmicrohttpd daemon (thread pool of `threads`) answering every request with `body`.
 // Returns an opaque handle, or NULL; the bound port is written to *port.
 void *efferent_floor_http_start(const uint8_t *body, size_t length, unsigned threads, unsigned *port);
