@@ -33,10 +33,10 @@ enum CoreBench {
         print("\nsynthetic decade: \(tally.days) days, \(tally.events) events (\(tally.events / max(tally.days, 1)) a day)")
         Measure.header(title)
         Measure.row("build + encode + deflate + seal, decade", Measure.format(tally.seal, "s", digits: 3),
-                    "C deflate+HPKE " + Measure.format(tally.floorSeal, "s", digits: 3), ratio: tally.seal / tally.floorSeal, goal: "≤ 2.00× floor")
+                    "C deflate+HPKE " + Measure.format(tally.floorSeal, "s", digits: 3), ratio: tally.seal / tally.floorSeal, goal: "≤ 1.50× floor")
         Measure.row("open + inflate + decode + expand", Measure.format(Double(tally.days) / tally.open, "days/s", digits: 0),
                     "C HPKE+inflate " + Measure.format(Double(tally.days) / tally.floorOpen, "days/s", digits: 0),
-                    ratio: tally.floorOpen / tally.open, goal: "≥ 5,000 days/s")
+                    ratio: tally.floorOpen / tally.open, goal: "≥ 0.50× floor")
         print(String(format: "  in CPU time of the measuring thread (what other processes do not stretch): seal %.3f s against the floor's %.3f s (%.2f×), "
                      + "open %.0f days/s against the floor's %.0f (%.2f×)", tally.cpu.seal, tally.cpu.floorSeal, tally.cpu.seal / tally.cpu.floorSeal,
                      Double(tally.days) / tally.cpu.open, Double(tally.days) / tally.cpu.floorOpen, tally.cpu.floorOpen / tally.cpu.open))
