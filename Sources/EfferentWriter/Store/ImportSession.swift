@@ -51,11 +51,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var foundMade = false
     private let writer = DispatchQueue(label: "efferent.import.writer")
     private let slots = DispatchSemaphore(value: 2)
-    /// A batch's buffer the writer thread is done with, for the reader's thread to empty and fill
-    /// again: emptying it (releasing each record's strings) is the reader's work then, not the
+    /// Batches' buffers the writer thread is done with, for the reader's thread to empty and fill
+    /// again: emptying one (releasing each record's strings) is the reader's work then, not the
     /// writer's, which is the slower of the two on a zip's route fixes; and no batch allocates
-    /// (and faults in) a fresh buffer of twenty thousand entries.
-    private var spare: [Pending]?
+    /// (and faults in) a fresh buffer of twenty thousand entries. A buffer is made only when none
+    /// is spare, so there are never more than three: the one filling and two being written.
+    private var spares: [[Pending]] = []
     private let spareLock = NSLock()
     private let inFlight = DispatchGroup()
     private var failure: Error?
@@ -166,7 +167,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         self.summaries = []
         slots.wait()
         spareLock.lock()
-        let reused = spare.take()
+        let reused = spares.popLast()
         spareLock.unlock()
         if var reused {
             reused.removeAll(keepingCapacity: true)
@@ -182,7 +183,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 do { try write(records, summaries) } catch { failure = error }
             }
             spareLock.lock()
-            spare = consume records
+            spares.append(consume records)
             spareLock.unlock()
             slots.signal()
             inFlight.leave()
