@@ -40,6 +40,29 @@ import Testing
                                               start: 1_709_283_600, end: 1_709_283_600, value: 61, unit: "count/min")])
     }
 
+    /// The `model:` field of a device description wherever it falls: after other words starting
+    /// in "m", last with nothing after it, cut short, or missing; and quotes of either kind.
+    @Test func theDeviceModelIsFoundWhereverItFalls() throws {
+        let devices: [(String, String?)] = [
+            ("&lt;&lt;HKDevice: 0x1&gt;, name:My mom&amp;dad mmodel, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1&gt;", "Watch"),
+            ("model:iPhone", "iPhone"),
+            ("name:x, model:", ""),
+            ("name:x, mode", nil),
+            ("m", nil),
+            ("", nil),
+            ("no field here at all, not one", nil),
+        ]
+        for (device, model) in devices {
+            for quote in ["\"", "'"] {
+                let xml = ExportFixtures.healthXML("""
+                <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" device=\(quote)\(device)\(quote) unit="count/min" startDate="2024-03-01 10:00:00 +0100" endDate="2024-03-01 10:00:00 +0100" value="61"/>
+                """)
+                let record = try #require(try ExportFixtures.parse(xml).records.first)
+                #expect(record.deviceModel == model, "\(device) in \(quote)")
+            }
+        }
+    }
+
     @Test func entitiesAndCharacterReferences() throws {
         let xml = ExportFixtures.healthXML("""
         <Record type="HKQuantityTypeIdentifierVO2Max" sourceName="Simon&#8217;s &amp; Ann&#x2019;s &lt;Watch&gt; &quot;1&quot; &apos;2&apos; &bogus; &#xZZ;" unit="mL/min&#183;kg" device="&lt;&lt;HKDevice: 0x282e3a260&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone10,4, software:12.3&gt;" startDate="2024-03-01 10:00:00 +0100" endDate="2024-03-01 10:00:00 +0100" value="45.2"/>

@@ -1,4 +1,5 @@
 import EfferentCore
+import Foundation
 
 /// Turns the elements of an Apple Health `export.xml` into `ExportSink` calls, streaming.
 ///
@@ -267,19 +268,25 @@ public final class HealthExportReader {
     /// The `model:` field of the `HKDevice` description (`<<HKDevice: 0x…>, name:…, model:Watch, …>`).
     func deviceModel(_ tag: XMLTag) -> String? {
         guard let raw = tag.rawAttribute("device") else { return nil }
-        var index = raw.startIndex
-        while index + 6 <= raw.endIndex {
-            // "model:", compared byte by byte: this runs over every record's device description.
-            if raw[index] == 0x6D, raw[index + 1] == 0x6F, raw[index + 2] == 0x64, raw[index + 3] == 0x65, raw[index + 4] == 0x6C,
-               raw[index + 5] == 0x3A {
-                let start = index + 6
-                var end = start
-                while end < raw.endIndex, raw[end] != 0x2C, raw[end] != 0x26 { end += 1 }
-                return models.string(raw[start..<end], entities: false)
+        // "model:", its "m"s found by libc's memchr: this runs over every record's device description.
+        let found: Int? = raw.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var at = 0
+            while at + 6 <= buffer.count, let hit = memchr(base + at, 0x6D, buffer.count - 5 - at) {
+                let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if buffer[offset + 1] == 0x6F, buffer[offset + 2] == 0x64, buffer[offset + 3] == 0x65, buffer[offset + 4] == 0x6C,
+                   buffer[offset + 5] == 0x3A {
+                    return raw.startIndex + offset
+                }
+                at = offset + 1
             }
-            index += 1
+            return nil
         }
-        return nil
+        guard let index = found else { return nil }
+        let start = index + 6
+        var end = start
+        while end < raw.endIndex, raw[end] != 0x2C, raw[end] != 0x26 { end += 1 }
+        return models.string(raw[start..<end], entities: false)
     }
 
     func date(_ tag: XMLTag, _ name: StaticString) throws(ExportError) -> Double {

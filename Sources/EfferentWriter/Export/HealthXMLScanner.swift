@@ -1,3 +1,5 @@
+import Foundation
+
 /// A streaming XML tokenizer for Apple Health exports (and their GPX routes), fed byte chunks.
 ///
 /// Written by hand because FoundationXML's `XMLParser` crashes on every real export's DTD
@@ -166,17 +168,13 @@ public final class HealthXMLScanner {
             let quote = bytes[index]
             var hasEntity = false
             if quote == 0x22 || quote == 0x27 {
-                index += 1
-                let valueStart = index
-                while index < count {
-                    let b = bytes[index]
-                    if b == quote { break }
-                    if b == 0x26 { hasEntity = true }
-                    index += 1
-                }
-                guard index < count else { return nil }
-                spans.append(XMLTag.Span(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: index, hasEntity: hasEntity))
-                index += 1
+                // Values run long (a device's description is ~150 bytes): libc's memchr looks for
+                // the closing quote, and for an `&` within, many bytes at a time.
+                let valueStart = index + 1
+                guard let valueEnd = Self.first(quote, in: bytes, valueStart..<count) else { return nil }
+                hasEntity = Self.first(0x26, in: bytes, valueStart..<valueEnd) != nil
+                spans.append(XMLTag.Span(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd, hasEntity: hasEntity))
+                index = valueEnd + 1
             } else {
                 let valueStart = index
                 while index < count, bytes[index] != 0x3E, !Self.isSpace(bytes[index]) {
@@ -209,6 +207,16 @@ public final class HealthXMLScanner {
         // A declaration needs at least "<!-" or "<![" to know it is not a comment or CDATA.
         guard open + 3 < bytes.count else { return nil }
         return Self.find(bytes, from: open + 2, ">")
+    }
+
+    /// Where `byte` first occurs in `bytes[range]`, or nil.
+    @inline(__always)
+    private static func first(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     private static func hasPrefix(_ bytes: [UInt8], _ at: Int, _ prefix: StaticString) -> Bool {
