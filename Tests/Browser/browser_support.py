@@ -158,12 +158,22 @@ def browser(width: int = 1280, height: int = 900, host_rules: str | None = None)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     # Selenium must not look for (or download) a driver or a browser: both are the Debian packages.
     os.environ["SE_OFFLINE"] = "true"
-    try:
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    except Exception as error:  # noqa: BLE001 - any failure to start is reported as one sentence
-        raise BrowserUnavailable(f"headless Chromium would not start: {str(error).splitlines()[0]}") from error
-    driver.set_page_load_timeout(60)
-    return driver
+    # Chromium sometimes dies while starting on a machine short of CPU ("DevToolsActivePort file
+    # doesn't exist": seen once in a CI run that took 13 minutes against the usual 10, and not when
+    # run again). Starting is tried three times; a browser that never starts still fails the run.
+    failures = []
+    for attempt in range(3):
+        try:
+            driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        except Exception as error:  # noqa: BLE001 - any failure to start is reported as one sentence
+            failures.append(str(error).splitlines()[0])
+            time.sleep(2 * (attempt + 1))
+            continue
+        if failures:
+            print(f"  note  headless Chromium started on attempt {attempt + 1} (before: {failures[0]})", flush=True)
+        driver.set_page_load_timeout(60)
+        return driver
+    raise BrowserUnavailable(f"headless Chromium would not start in 3 attempts: {failures[-1]}")
 
 
 def wait_ready(driver, timeout: float = 60) -> str:
