@@ -39,6 +39,17 @@ import Testing
             "day,note,value\r\n2024-01-01,plain,1000\r\n2024-01-02,\"says \"\"hi\"\", twice\nthen stops\",\r\n2024-01-03,a,2.5\r\n")
     }
 
+    /// A comma or a quote followed by a combining mark is one Character that is neither; the
+    /// field is still quoted and its quote doubled.
+    @Test func csvQuotesACommaOrQuoteThatCarriesACombiningMark() {
+        #expect(AnswerTable.csvField("a,\u{301}b") == "\"a,\u{301}b\"")
+        #expect(AnswerTable.csvField("say \"\u{301}hi") == "\"say \"\"\u{301}hi\"")
+        #expect(AnswerTable.csvField("caf\u{E9} plain") == "caf\u{E9} plain")
+        var writer = JSONWriter(reservingCapacity: 64)
+        AnswerTable.writeCSVField("x,\u{301}", into: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"x,\u{301}\"")
+    }
+
     @Test func jsonIsTheCompactAnswerObject() throws {
         #expect(try Fixed().rendered(as: .json) == "{\"rows\":2}\n")
     }

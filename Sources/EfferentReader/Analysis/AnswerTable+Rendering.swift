@@ -91,16 +91,26 @@ extension AnswerTable {
     /// `csvField(text)` appended to `writer`; text with no comma, quote, CR or LF (nearly all)
     /// is copied as it is.
     static func writeCSVField(_ text: String, into writer: inout JSONWriter) {
-        var bytes = text
-        let plain = bytes.withUTF8 { utf8 in
-            !utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
-        }
-        writer.text(plain ? text : csvField(text))
+        writer.text(needsQuoting(text) ? csvField(text) : text)
     }
 
+    /// RFC 4180: a field holding a comma, a quote, a CR or an LF is quoted, its quotes doubled.
+    /// Both are done on the bytes, not on Characters: a comma or a quote followed by a combining
+    /// mark is one Character that is neither, and went out unquoted.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
-        return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
+        guard needsQuoting(text) else { return text }
+        var quoted: [UInt8] = [0x22]
+        quoted.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            quoted.append(byte)
+            if byte == 0x22 { quoted.append(0x22) }
+        }
+        quoted.append(0x22)
+        return String(decoding: quoted, as: UTF8.self)
+    }
+
+    private static func needsQuoting(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
     }
 
     /// A cell as text: a string as itself, a number as JSON writes it, anything else as compact
