@@ -41,9 +41,12 @@ static int efferent_sqlite_reading_authorizer(void *user, int action, const char
     switch (action) {
     case SQLITE_SELECT:
     case SQLITE_READ:
-    case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
         return SQLITE_OK;
+    case SQLITE_FUNCTION:
+        // Functions that load code or hand out (or re-point) a pointer into the process's memory.
+        return (second != NULL && (sqlite3_stricmp(second, "fts3_tokenizer") == 0 || sqlite3_stricmp(second, "load_extension") == 0))
+            ? SQLITE_DENY : SQLITE_OK;
     case SQLITE_UPDATE:
         // Reading a table-valued pragma (`pragma_table_info('daily')`) registers its virtual
         // table, which SQLite authorizes as an update of sqlite_master's columns; a real update
@@ -58,4 +61,36 @@ static int efferent_sqlite_reading_authorizer(void *user, int action, const char
 
 static inline int efferent_sqlite_allow_only_reading(sqlite3 *db) {
     return sqlite3_set_authorizer(db, efferent_sqlite_reading_authorizer, NULL);
+}
+
+#include <time.h>
+
+/// A statement's deadline, checked by a progress handler (https://sqlite.org/c3ref/progress_handler.html)
+/// every 10,000 virtual-machine instructions: past it the statement stops with SQLITE_INTERRUPT.
+typedef struct efferent_sqlite_deadline {
+    long long deadline_ns;
+    int expired;
+} efferent_sqlite_deadline;
+
+static long long efferent_sqlite_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+static int efferent_sqlite_deadline_check(void *context) {
+    efferent_sqlite_deadline *deadline = (efferent_sqlite_deadline *)context;
+    if (efferent_sqlite_now_ns() > deadline->deadline_ns) { deadline->expired = 1; return 1; }
+    return 0;
+}
+
+/// Bounds what one untrusted statement may take: a string or blob of at most `max_length` bytes
+/// (randomblob, zeroblob, replace, group_concat), SQL text of at most 1 MiB, and `seconds` of
+/// running, counted from now. `deadline` must outlive the connection's statements.
+static inline void efferent_sqlite_limit_untrusted(sqlite3 *db, int max_length, double seconds, efferent_sqlite_deadline *deadline) {
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, max_length);
+    sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, 1 << 20);
+    deadline->expired = 0;
+    deadline->deadline_ns = efferent_sqlite_now_ns() + (long long)(seconds * 1e9);
+    sqlite3_progress_handler(db, 10000, efferent_sqlite_deadline_check, deadline);
 }

@@ -18,7 +18,10 @@ extension Dashboard {
         // The whole archive's overview comes from the digest, which tallies it exactly as the answer does.
         if kind == .overview, asked.since == nil, asked.until == nil { return try Self.json(try snapshot().overview().json) }
         let (question, notes) = try asked.resolvingNames(with: NameResolver(source: context.source))
-        var json = try question.answer(from: context.source, today: today).json
+        // The one rule of every surface (AnswerScope): since alone runs through today, the days are
+        // cut to the archive before any is read, and a long range of days comes a page at a time.
+        let (answer, scope) = try question.answer(from: context.source, today: today, pageDays: AnswerScope.pageDays)
+        var json = scope.annotated(answer.json)
         // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
         if !notes.isEmpty, case .object(var members) = json {
             members["nameNotes"] = .array(notes.map(JSONValue.string))

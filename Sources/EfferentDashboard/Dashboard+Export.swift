@@ -24,7 +24,7 @@ extension Dashboard {
             throw HTTPError(400, "\(unknown.prefix(40)) is not a parameter of export \(kind.rawValue); it takes \(allowed.sorted().joined(separator: ", "))")
         }
         if kind == .route {
-            guard let text = try query.value("start"), let start = Int64(text) ?? ISOInstant.seconds(text) else {
+            guard let text = try query.value("start"), let start = Int64(text) ?? ISOInstant.secondsWritten(text) else {
                 throw HTTPError(400, "export route needs start, the workout's start as workouts lists it (2025-06-01T07:00:00Z)")
             }
             let gpx = try RouteGPX(from: context.source, start: start)
@@ -48,7 +48,9 @@ extension Dashboard {
         let headers = [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")]
         if kind == .samples {
             guard let metric = question.metric else { throw AnswerError.metricRequired }
-            let range = try DayRange(since: question.since, until: question.until, defaultDays: DayRange.Limits.samplesDefaultDays, today: today)
+            // The days by the one rule (AnswerScope), cut to the archive: a file of 0001…9999 reads the archive's days only.
+            let scope = try AnswerScope(question, today: today, held: try context.source.days())
+            let range = scope.range ?? DayRange.nothing(from: today)
             return HTTPResponse(status: 200, headers: headers, stream: SamplesExport(source: context.source, metric: metric, range: range, format: format))
         }
         let answer = try question.answer(from: context.source, today: today)

@@ -30,8 +30,9 @@ public struct DashboardGate: Sendable {
         anyNumericHost = host == "0.0.0.0" || host == "::"
     }
 
-    /// 32 random bytes from libsodium as base64url: unguessable, and safe in a URL and a cookie.
-    public static func newToken() -> String { Base64URL.encode(Sodium.randomBytes(32)) }
+    /// 32 random bytes from libsodium as base64url: unguessable, safe in a URL and a cookie, and
+    /// never starting with `-` (`BearerToken`).
+    public static func newToken() -> String { BearerToken.make() }
 
     public static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")

@@ -7,8 +7,9 @@ import Foundation
 /// The options every reading command shares, and the mirror refresh before answering.
 struct ReadingOptions {
     static let specs: [CommandSpec.Option] = [
-        .init("since", value: "DAY", help: "First day (YYYY-MM-DD, a local day of the archive)."),
-        .init("until", value: "DAY", help: "Last day, inclusive.", default: "today"),
+        .init("since", value: "DAY", help: "First day (YYYY-MM-DD, a local day of the archive); alone, it runs through today.",
+              default: "the command's usual window before --until"),
+        .init("until", value: "DAY", help: "Last day, inclusive; days outside the archive are left out, and stderr says so.", default: "today"),
         .init("format", value: "FORMAT", help: "table, ndjson, csv or json.", default: "table"),
         .flag("offline", help: "Answer from the mirror as it is, without asking the service for changes."),
     ]
@@ -79,9 +80,11 @@ extension AnswerSubcommand {
         let (request, nameNotes) = try request().resolvingNames(with: NameResolver(source: source))
         var facts: ArchiveFacts?
         if request.kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
-        let answer = try request.answer(from: source, today: context.today, archive: facts)
+        // Every day asked for, cut to the archive by the one rule (AnswerScope); a terminal or a
+        // file gets every row, so nothing is paged here, and a cut is said on stderr.
+        let (answer, scope) = try request.answer(from: source, today: context.today, archive: facts, pageDays: nil)
         try ReadingOptions.print(answer, as: options.format)
-        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes)
+        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.notes)
         return 0
     }
 }

@@ -16,6 +16,7 @@ struct SQL: Subcommand {
         avg(value) FROM daily WHERE metric = 'restingHeartRate' GROUP BY month"
         """,
         options: [.init("format", value: "FORMAT", help: "table, csv or json.", default: "table"),
+                  .init("time-limit", value: "SECONDS", help: "Stop the statement after this long (1 to 86400).", default: "300"),
                   .flag("offline", help: "Answer from the mirror as it is, without asking the service for changes.")],
         arguments: [.init("QUERY", help: "One SQL statement, quoted.")])
 
@@ -25,9 +26,11 @@ struct SQL: Subcommand {
     let query: String
     let format: AnswerFormat
     let offline: Bool
+    let seconds: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         query = arguments.argument(0) ?? ""
+        seconds = try arguments.integer("time-limit", default: Int(SQLQuery.defaultSeconds), range: 1...86_400)
         guard let format = AnswerFormat(rawValue: arguments.string("format", default: "table")), format != .ndjson else {
             throw UsageError("--format takes table, csv or json.")
         }
@@ -48,7 +51,7 @@ struct SQL: Subcommand {
         }
         let result: SQLQuery
         do {
-            result = try SQLQuery(path: export.path, sql: query)
+            result = try SQLQuery(path: export.path, sql: query, seconds: Double(seconds))
         } catch let error as SQLQueryError where error.isRefusal {
             throw UsageError(error.description)
         }

@@ -31,7 +31,8 @@ struct Sync: Subcommand {
         bar.finish()
         print("fetched \(report.fetched) days in \(report.requests) range requests (\(report.bytes) bytes) in "
               + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; the mirror holds \(mirror.days.count) days"
-              + (report.dropped > 0 ? "; \(report.dropped) no longer in the archive were forgotten" : ""))
+              + (report.dropped > 0 ? "; \(report.dropped) no longer in the archive were forgotten, their files deleted" : "")
+              + (report.sweptFiles > 0 ? "; \(report.sweptFiles) files of days forgotten earlier deleted" : ""))
         guard report.unlisted.isEmpty else {
             let days = report.unlisted
             note("the service no longer lists \(days.count) day\(days.count == 1 ? "" : "s") the mirror holds (\(days.first!)"

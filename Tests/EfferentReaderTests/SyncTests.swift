@@ -145,6 +145,25 @@ import Testing
             .run(acceptRemovals: true)
         #expect(accepted.dropped == 200 && accepted.unlisted.isEmpty)
         #expect(try harness.mirror().days.isEmpty)
+        // Forgetting forgets: no opened day is left in the mirror's folder.
+        let folder = harness.profile.path(Mirror.directoryName)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    /// Files a forgetting once left behind (before it deleted them), and any other file of a day
+    /// the mirror does not record, go at the next sync that accepts removals; recorded days stay.
+    @Test func acceptingRemovalsSweepsFilesOfDaysNoLongerRecorded() async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(Self.days.prefix(3).map { ($0, ReaderHarness.handBody($0, steps: 1)) })
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let folder = harness.profile.path(Mirror.directoryName)
+        let stray = folder + "/2001-01-01.json"
+        #expect(FileManager.default.createFile(atPath: stray, contents: Data("{}".utf8)))
+        let kept = try await harness.syncer(try harness.mirror()).run()
+        #expect(kept.sweptFiles == 0 && FileManager.default.fileExists(atPath: stray), "only a sync that accepts removals deletes")
+        let swept = try await harness.syncer(try harness.mirror()).run(acceptRemovals: true)
+        #expect(swept.sweptFiles == 1 && swept.dropped == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == Self.days.prefix(3).map { "\($0).json" })
     }
 
     /// Fails one range request of many while the others are in flight, each after a pause.

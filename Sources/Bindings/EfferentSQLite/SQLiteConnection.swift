@@ -9,6 +9,8 @@ public final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var transactionDepth = 0
+    /// The progress handler's deadline (`limitUntrusted`), freed after the handle closes.
+    private var deadline: UnsafeMutablePointer<efferent_sqlite_deadline>?
 
     /// SQLite's process-wide settings, made once before the first connection opens (SQLite takes
     /// them only before it initializes; a process that opened a database some other way keeps
@@ -35,6 +37,7 @@ public final class SQLiteConnection {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        deadline?.deallocate()
     }
 
     /// How long a statement waits for another connection's lock before it fails busy
@@ -133,6 +136,23 @@ public final class SQLiteConnection {
         guard rc == SQLITE_OK else { throw error(rc, "restricting the connection to reading") }
     }
 
+    /// Bounds what an untrusted statement may take (`efferent sql`): strings and blobs of at most
+    /// `maxLength` bytes (https://sqlite.org/c3ref/limit.html), SQL text of at most 1 MiB, and
+    /// `seconds` of running from now (a progress handler); past either the statement fails
+    /// (`isTooBig`, `isInterrupted`). Sorts and temporary tables spill to files past the page
+    /// cache, which this also caps (`cacheMebibytes`), so a query's memory stays bounded.
+    public func limitUntrusted(maxLength: Int32, seconds: Double, cacheMebibytes: Int = 64) throws(SQLiteError) {
+        try execute("PRAGMA cache_size = -\(cacheMebibytes * 1024)")
+        try execute("PRAGMA temp_store = FILE")
+        if deadline == nil {
+            deadline = UnsafeMutablePointer<efferent_sqlite_deadline>.allocate(capacity: 1)
+        }
+        efferent_sqlite_limit_untrusted(handle, maxLength, seconds, deadline!)
+    }
+
+    /// Whether the deadline `limitUntrusted` set has passed and stopped a statement.
+    public var deadlineExpired: Bool { deadline.map { $0.pointee.expired != 0 } ?? false }
+
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
@@ -158,6 +178,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public var isFull: Bool { primaryCode == SQLITE_FULL }
     /// A statement `allowOnlyReading()` refused.
     public var isNotAuthorized: Bool { primaryCode == SQLITE_AUTH }
+    /// A statement stopped by its deadline (`limitUntrusted`) or by `sqlite3_interrupt`.
+    public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
+    /// A string, blob or row over the connection's length limit.
+    public var isTooBig: Bool { primaryCode == SQLITE_TOOBIG }
 
     public var description: String { "SQLite failed while \(context): \(message) (code \(code))." }
 }

@@ -28,6 +28,27 @@ public enum ISOInstant {
         return day.startUnixSeconds + hour * 3600 + minute * 60 + second
     }
 
+    /// Unix seconds of an instant as people write it and as every table prints it: the protocol's
+    /// `…Z`, or a local time with its offset (`2017-12-31T09:02:15+01:00`, `+0100`, `-05`), a
+    /// fraction dropped; nil for any other text (a time without zone or offset names no instant).
+    public static func secondsWritten(_ text: some StringProtocol) -> Int64? {
+        if let utc = seconds(text) { return utc }
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 22 else { return nil }
+        // The offset starts at the last sign after the time's seconds.
+        guard let sign = bytes[19...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) else { return nil }
+        let digits = bytes[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        // Where a colon is, it sits between the hours and the minutes.
+        if bytes[(sign + 1)...].contains(UInt8(ascii: ":")) && (bytes.count - sign != 6 || bytes[sign + 3] != UInt8(ascii: ":")) { return nil }
+        let hours = Int64(digits[0] - 0x30) * 10 + Int64(digits[1] - 0x30)
+        let minutes = digits.count == 4 ? Int64(digits[2] - 0x30) * 10 + Int64(digits[3] - 0x30) : 0
+        guard hours <= 18, minutes < 60 else { return nil }
+        guard let wall = seconds(String(decoding: bytes[..<sign], as: UTF8.self) + "Z") else { return nil }
+        let offset = (hours * 3600 + minutes * 60) * (bytes[sign] == UInt8(ascii: "-") ? -1 : 1)
+        return wall - offset
+    }
+
     /// Appends `seconds`' text as a JSON string, quotes included, with no String in between.
     public static func writeString(_ seconds: Int64, into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "\""))

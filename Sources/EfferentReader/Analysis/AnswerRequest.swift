@@ -35,7 +35,9 @@ public struct AnswerRequest: Sendable, Equatable {
         self.limit = limit
     }
 
-    /// The days the answer covers once the defaults are filled in (nil for an overview of every day).
+    /// The days asked for once the defaults are filled in (nil for an overview of every day):
+    /// `since` alone runs through today, `until` alone or neither takes the answer's usual window
+    /// ending there. `AnswerScope` then cuts them to the archive.
     public func range(today: CalendarDay) throws -> DayRange? {
         typealias Limits = DayRange.Limits
         let defaultDays: Int
@@ -52,32 +54,39 @@ public struct AnswerRequest: Sendable, Equatable {
         return try DayRange(since: since, until: until, defaultDays: defaultDays, today: today)
     }
 
-    /// The answer from `source`; `today` is the archive's local today, `archive` what the
-    /// service said about itself (overview only).
+    /// The answer from `source` over the days the one rule gives (`AnswerScope`, no page); `today`
+    /// is the archive's local today, `archive` what the service said about itself (overview only).
     public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil) throws -> any Answer {
+        try answer(from: source, today: today, archive: archive, pageDays: nil).answer
+    }
+
+    /// The answer over `range` as it stands (nil: every day, for an overview).
+    func answer(from source: EventSource, range: DayRange?, archive: ArchiveFacts?) throws -> any Answer {
         typealias Limits = DayRange.Limits
         switch kind {
         case .overview:
-            let range = (since != nil || until != nil)
-                ? try DayRange(since: since, until: until, defaultDays: 365_000, today: today) : nil
             return try OverviewAnswer(from: source, range: range, archive: archive)
         case .daily:
-            let range = try DayRange(since: since, until: until, defaultDays: Limits.dailyDefaultDays, today: today)
-            return try DailyAnswer(from: source, metrics: metrics.isEmpty ? ["steps", "activeEnergy"] : metrics, range: range)
+            return try DailyAnswer(from: source, metrics: metrics.isEmpty ? ["steps", "activeEnergy"] : metrics, range: try Self.given(range, source))
         case .statistics:
             guard let metric else { throw AnswerError.metricRequired }
-            let range = try DayRange(since: since, until: until, defaultDays: Limits.statisticsDefaultDays, today: today)
-            return try StatisticsAnswer(from: source, metric: metric, range: range, groupBy: try Grouping(name: groupBy ?? "month"))
+            return try StatisticsAnswer(from: source, metric: metric, range: try Self.given(range, source), groupBy: try Grouping(name: groupBy ?? "month"))
         case .sleep:
-            return try SleepAnswer(from: source, range: try DayRange(since: since, until: until, defaultDays: Limits.sleepDefaultDays, today: today))
+            return try SleepAnswer(from: source, range: try Self.given(range, source))
         case .workouts:
-            let range = try DayRange(since: since, until: until, defaultDays: Limits.workoutsDefaultDays, today: today)
-            return try WorkoutsAnswer(from: source, range: range, activity: activity, offset: complete ? 0 : offset)
+            return try WorkoutsAnswer(from: source, range: try Self.given(range, source), activity: activity, offset: complete ? 0 : offset)
         case .samples:
             guard let metric else { throw AnswerError.metricRequired }
-            let range = try DayRange(since: since, until: until, defaultDays: Limits.samplesDefaultDays, today: today)
-            return try SamplesAnswer(from: source, metric: metric, range: range, limit: complete ? nil : limit ?? Limits.samplesDefaultLimit,
+            return try SamplesAnswer(from: source, metric: metric, range: try Self.given(range, source), limit: complete ? nil : limit ?? Limits.samplesDefaultLimit,
                                      offset: complete ? 0 : offset)
         }
+    }
+
+    /// `range`, or every day the source holds when none is given.
+    private static func given(_ range: DayRange?, _ source: EventSource) throws -> DayRange {
+        if let range { return range }
+        let days = try source.days()
+        guard let first = days.first, let last = days.last else { return DayRange.nothing(from: ProtocolLimits.earliestDay) }
+        return try DayRange(since: first, until: last)
     }
 }

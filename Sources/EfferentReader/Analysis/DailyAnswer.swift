@@ -29,58 +29,95 @@ public struct DailyAnswer: Answer {
         self.metrics = metrics
         self.range = range
         let wanted = Set(metrics)
-        let events = try range.readEvents(from: source, matching: { wanted.contains($0) })
-        let seen = Set(events.map(\.event.metric))
-        for metric in metrics where !seen.contains(metric) && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
+        // One pass over the events, a window of days at a time, not one per metric: an export asks
+        // for every metric at once, and a decade never sits in memory. Whether a metric is a total
+        // is known only at the end (any bucket makes it one), so each is folded both ways.
+        struct Reading {
+            var min: Double, max: Double, sum: Double, count: Int
+            mutating func add(_ value: Double) {
+                min = Swift.min(min, value)
+                max = Swift.max(max, value)
+                sum += value
+                count += 1
+            }
+        }
+        struct Fold {
+            var sums: [Double?]
+            var readings: [Reading?]
+            var bucketed = false
+            var unitAsTotal: String?
+            var unitAsReading: String?
+            /// A reading's day that could not be told (an unknown zone): thrown if it is a reading.
+            var failure: Error?
+        }
+        // Folds by index and mutated in place: a copy of a fold per event would copy its columns.
+        var folds = [Fold](), foldIndex = [String: Int]()
+        let clock = LocalClock()
+        let rows = range.dayCount
+        try range.forEachWindow(of: source, matching: { wanted.contains($0) }) { events in
+            for item in events {
+                let metric = item.event.metric
+                let f: Int
+                if let known = foldIndex[metric] { f = known } else {
+                    f = folds.count
+                    foldIndex[metric] = f
+                    folds.append(Fold(sums: Array(repeating: nil, count: rows), readings: Array(repeating: nil, count: rows)))
+                }
+                if item.event.bucket != nil { folds[f].bucketed = true }
+                guard let value = item.event.value else { continue }
+                // A day total is filed under the day it sums (§4.1), so the archive day names the row.
+                if item.event.bucket == .day, range.contains(item.day) {
+                    let row = Int(item.day.daysSinceEpoch - range.since.daysSinceEpoch)
+                    folds[f].sums[row] = (folds[f].sums[row] ?? 0) + value
+                    if folds[f].unitAsTotal == nil { folds[f].unitAsTotal = item.event.unit }
+                }
+                // A reading belongs to the local day its start falls on (§4.2).
+                guard !MetricCatalogue.isTotal(metric) else { continue }
+                let day: CalendarDay
+                do { day = try clock.day(of: item.event.start, in: item.timeZone) } catch {
+                    if folds[f].failure == nil { folds[f].failure = error }
+                    continue
+                }
+                guard range.contains(day) else { continue }
+                let row = Int(day.daysSinceEpoch - range.since.daysSinceEpoch)
+                if folds[f].readings[row]?.add(value) == nil { folds[f].readings[row] = Reading(min: value, max: value, sum: value, count: 1) }
+                if folds[f].unitAsReading == nil { folds[f].unitAsReading = item.event.unit }
+            }
+        }
+        func folded(_ metric: String) -> Fold? { foldIndex[metric].map { folds[$0] } }
+        for metric in metrics where foldIndex[metric] == nil && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }
-        // One pass over the events, not one per metric: an export asks for every metric at once.
-        var bucketed = Set<String>()
-        for item in events where item.event.bucket != nil { bucketed.insert(item.event.metric) }
-        let totals = Set(metrics.filter { MetricCatalogue.isTotal($0) || bucketed.contains($0) })
+        let totals = Set(metrics.filter { MetricCatalogue.isTotal($0) || folded($0)?.bucketed == true })
         var columns = [Column]()
         for metric in metrics where !columns.contains(where: { $0.metric == metric }) {
             if totals.contains(metric) {
                 columns.append(Column(name: metric, metric: metric, statistic: .sum))
             } else {
+                if let failure = folded(metric)?.failure { throw failure }
                 for statistic in [Column.Statistic.min, .mean, .max] {
                     columns.append(Column(name: "\(metric).\(statistic.rawValue)", metric: metric, statistic: statistic))
                 }
             }
         }
-        var sums = [[Double?]](repeating: [Double?](repeating: nil, count: columns.count), count: range.dayCount)
-        var readings = [String: [Int: [Double]]]()
+        var values = [[Double?]](repeating: [Double?](repeating: nil, count: columns.count), count: rows)
         var units: [String: String] = [:]
-        let clock = LocalClock()
-        let firstColumn = Dictionary(columns.enumerated().map { ($1.metric, $0) }, uniquingKeysWith: { first, _ in first })
-        for item in events {
-            guard let value = item.event.value else { continue }
-            let metric = item.event.metric
-            if totals.contains(metric) {
-                // A day total is filed under the day it sums (§4.1), so the archive day names the row.
-                guard item.event.bucket == .day, range.contains(item.day), let index = firstColumn[metric] else { continue }
-                let row = Int(item.day.daysSinceEpoch - range.since.daysSinceEpoch)
-                sums[row][index] = (sums[row][index] ?? 0) + value
-            } else {
-                let day = try clock.day(of: item.event.start, in: item.timeZone)
-                guard range.contains(day) else { continue }
-                readings[metric, default: [:]][Int(day.daysSinceEpoch - range.since.daysSinceEpoch), default: []].append(value)
-            }
-            if let unit = item.event.unit, units[metric] == nil { units[metric] = unit }
-        }
-        for (index, column) in columns.enumerated() where column.statistic != .sum {
-            for (row, values) in readings[column.metric] ?? [:] {
+        for (index, column) in columns.enumerated() {
+            guard let fold = folded(column.metric) else { continue }
+            for row in 0..<rows {
                 switch column.statistic {
-                case .min: sums[row][index] = values.min()
-                case .max: sums[row][index] = values.max()
-                default: sums[row][index] = Distribution.round3(values.reduce(0, +) / Double(values.count))
+                case .sum: values[row][index] = fold.sums[row]
+                case .min: values[row][index] = fold.readings[row]?.min
+                case .max: values[row][index] = fold.readings[row]?.max
+                case .mean: values[row][index] = fold.readings[row].map { Distribution.round3($0.sum / Double($0.count)) }
                 }
             }
+            if units[column.metric] == nil, let unit = column.statistic == .sum ? fold.unitAsTotal : fold.unitAsReading { units[column.metric] = unit }
         }
         for metric in metrics where units[metric] == nil { units[metric] = MetricCatalogue.unit(of: metric) }
         self.units = units
         self.columns = columns
-        self.values = sums
+        self.values = values
     }
 
     /// The values of one metric's column (its sum, or the mean of a reading) per day, for charts.
@@ -91,7 +128,7 @@ public struct DailyAnswer: Answer {
 
     public var emptyNote: String? {
         guard values.allSatisfy({ $0.allSatisfy { $0 == nil } }) else { return nil }
-        return "no \(Self.list(metrics)) between \(range.since) and \(range.until)"
+        return "no \(Self.list(metrics)) \(range.phrase)"
     }
 
     /// `steps`, `steps or activeEnergy`, `a, b or c`.

@@ -1,9 +1,28 @@
 import EfferentCore
 
 /// The days an answer covers: `since…until`, both inclusive, local days of the archive's zone.
+/// A range may be empty (`until` the day before `since`) when the days asked for lie wholly
+/// outside the archive (`AnswerScope`): it holds no day and reads nothing.
 public struct DayRange: Sendable, Equatable {
     public let since: CalendarDay
     public let until: CalendarDay
+
+    private init(unchecked since: CalendarDay, until: CalendarDay) {
+        self.since = since
+        self.until = until
+    }
+
+    /// The empty range at `day`: no day, nothing read.
+    public static func nothing(from day: CalendarDay) -> DayRange {
+        // The calendar's first day has no day before it: the empty range sits after it instead.
+        day.previous < day ? DayRange(unchecked: day, until: day.previous) : DayRange(unchecked: day.next, until: day)
+    }
+
+    public var isEmpty: Bool { until < since }
+
+    /// "between 2024-01-01 and 2024-01-07", or "in the days asked" for an empty range: what an
+    /// answer's empty note says of its days.
+    public var phrase: String { isEmpty ? "in the days asked" : "between \(since) and \(until)" }
 
     /// Refuses `until` before `since`, and more than `limit` days when a limit is given.
     public init(since: CalendarDay, until: CalendarDay, limit: Int? = nil) throws(AnswerError) {
@@ -13,21 +32,22 @@ public struct DayRange: Sendable, Equatable {
         if let limit, dayCount > limit { throw .rangeTooLong(days: dayCount, limit: limit) }
     }
 
-    /// Fills what the asker left out: `until` defaults to `today`, `since` to the day that makes
-    /// the range `defaultDays` long ending at `until` (or starting at `since` when only it is given).
+    /// Fills what the asker left out, one rule for every answer and surface: `since` alone runs
+    /// through `today` (or is the one day asked when it lies after today); `until` alone, or
+    /// neither, gives the range `defaultDays` long ending at `until` or today.
     public init(since: CalendarDay?, until: CalendarDay?, defaultDays: Int, today: CalendarDay,
                 limit: Int? = nil) throws(AnswerError) {
         switch (since, until) {
         case let (since?, until?): try self.init(since: since, until: until, limit: limit)
         case let (since?, nil):
-            try self.init(since: since, until: max(since, min(today, since.adding(days: defaultDays - 1))), limit: limit)
+            try self.init(since: since, until: max(since, today), limit: limit)
         case let (nil, until?): try self.init(since: until.adding(days: -(defaultDays - 1)), until: until, limit: limit)
         case (nil, nil): try self.init(since: today.adding(days: -(defaultDays - 1)), until: today, limit: limit)
         }
     }
 
     /// How many days the range holds.
-    public var dayCount: Int { Int(until.daysSinceEpoch - since.daysSinceEpoch) + 1 }
+    public var dayCount: Int { max(0, Int(until.daysSinceEpoch - since.daysSinceEpoch) + 1) }
 
     /// Every day of the range, in order.
     public var days: [CalendarDay] { (0..<dayCount).map { since.adding(days: $0) } }
@@ -42,7 +62,24 @@ public struct DayRange: Sendable, Equatable {
 
     /// The same, of the metrics an answer needs only.
     public func readEvents(from source: EventSource, extraAfter: Int = 0, matching: @escaping (String) -> Bool) throws -> [ArchiveEvent] {
-        try source.events(from: since.previous, through: until.adding(days: extraAfter), matching: matching)
+        guard !isEmpty else { return [] }
+        return try source.events(from: since.previous, through: until.adding(days: extraAfter), matching: matching)
+    }
+
+    /// The events `readEvents` gives, in the same order, handed to `body` a window of
+    /// `windowDays` held archive days at a time: an answer that folds events into per-day or
+    /// per-group figures never holds a decade of them at once.
+    public func forEachWindow(of source: EventSource, extraAfter: Int = 0, windowDays: Int = 92,
+                              matching: @escaping (String) -> Bool, _ body: ([ArchiveEvent]) throws -> Void) throws {
+        guard !isEmpty else { return }
+        let from = since.previous, through = until.adding(days: extraAfter)
+        let held = try source.days().filter { $0 >= from && $0 <= through }
+        var start = 0
+        while start < held.count {
+            let end = min(held.count, start + max(1, windowDays)) - 1
+            try body(try source.events(from: held[start], through: held[end], matching: matching))
+            start = end + 1
+        }
     }
 }
 

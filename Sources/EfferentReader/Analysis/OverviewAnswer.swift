@@ -53,18 +53,24 @@ public struct OverviewAnswer: Answer {
         firstDay = days.first
         lastDay = days.last
         self.archive = archive
-        guard let first = days.first, let last = days.last else { metrics = []; return }
+        guard !days.isEmpty else { metrics = []; return }
         struct Tally { var kind: DayEvent.Kind; var units: [String: Int] = [:]; var buckets: Set<String> = []
                        var days: Set<CalendarDay> = []; var events = 0 }
         var tallies: [String: Tally] = [:]
-        for item in try source.events(from: first, through: last) where range?.contains(item.day) ?? true {
-            let event = item.event
-            var tally = tallies[event.metric] ?? Tally(kind: event.kind)
-            if let unit = event.unit { tally.units[unit, default: 0] += 1 }
-            if let bucket = event.bucket { tally.buckets.insert(bucket.rawValue) }
-            tally.days.insert(item.day)
-            tally.events += 1
-            tallies[event.metric] = tally
+        // A window of days at a time: a decade of every type is millions of events, never held at once.
+        var start = 0
+        while start < days.count {
+            let end = min(days.count, start + 92) - 1
+            for item in try source.events(from: days[start], through: days[end]) where range?.contains(item.day) ?? true {
+                let event = item.event
+                var tally = tallies.removeValue(forKey: event.metric) ?? Tally(kind: event.kind)
+                if let unit = event.unit { tally.units[unit, default: 0] += 1 }
+                if let bucket = event.bucket { tally.buckets.insert(bucket.rawValue) }
+                tally.days.insert(item.day)
+                tally.events += 1
+                tallies[event.metric] = tally
+            }
+            start = end + 1
         }
         metrics = tallies.keys.sorted().map { name in
             let tally = tallies[name]!

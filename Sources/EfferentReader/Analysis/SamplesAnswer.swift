@@ -26,23 +26,38 @@ public struct SamplesAnswer: Answer {
         self.range = range
         self.offset = max(0, offset)
         let clock = LocalClock()
-        var kept: [ArchiveEvent] = []
-        for item in try range.readEvents(from: source, matching: { $0 == metric }) {
-            if try clock.overlaps(item, range) { kept.append(item) }
+        // Read a window of days at a time; of the matching events only the first `offset + limit`
+        // by (start, end, archive order) can be on the page, so the rest are dropped as the list
+        // grows: a page of a decade holds a page, not the decade. Every event is still counted.
+        let skip = max(0, offset)
+        let wanted = limit.map { skip + $0 }
+        var kept: [(event: ArchiveEvent, order: Int)] = []
+        var count = 0
+        func ordered(_ a: (event: ArchiveEvent, order: Int), _ b: (event: ArchiveEvent, order: Int)) -> Bool {
+            (a.event.event.start, a.event.event.end, a.order) < (b.event.event.start, b.event.event.end, b.order)
         }
-        // A stable sort keeps the archive's order among events that start and end together.
-        let ordered = kept.enumerated().sorted { a, b in
-            (a.element.event.start, a.element.event.end, a.offset) < (b.element.event.start, b.element.event.end, b.offset)
-        }.map(\.element)
-        matched = ordered.count
-        let page = ordered.dropFirst(self.offset)
-        events = Array(limit.map { page.prefix($0) } ?? page)
+        try range.forEachWindow(of: source, matching: { $0 == metric }) { events in
+            for item in events {
+                guard try clock.overlaps(item, range) else { continue }
+                kept.append((item, count))
+                count += 1
+            }
+            if let wanted, kept.count > max(2 * wanted, 10_000) {
+                kept.sort(by: ordered)
+                kept.removeSubrange(wanted...)
+            }
+        }
+        // A stable order: the archive's among events that start and end together.
+        kept.sort(by: ordered)
+        matched = count
+        let page = kept.dropFirst(skip).map(\.event)
+        events = Array(limit.map { page.prefix($0) } ?? page[...])
     }
 
     /// Rows after this page, when some remain.
     public var nextOffset: Int? { offset + events.count < matched ? offset + events.count : nil }
 
-    public var emptyNote: String? { matched == 0 ? "no \(metric) between \(range.since) and \(range.until)" : nil }
+    public var emptyNote: String? { matched == 0 ? "no \(metric) \(range.phrase)" : nil }
 
     private var hoisted: HoistedRows {
         let clock = LocalClock()

@@ -13,11 +13,13 @@ public struct SleepAnswer: Answer {
         self.range = range
         let clock = LocalClock()
         var byNight: [CalendarDay: [SleepNight.Stretch]] = [:]
-        for item in try range.readEvents(from: source, extraAfter: 1, matching: { $0 == "sleep" }) {
-            let event = item.event
-            let night = try SleepNight.night(of: event.start, timeZone: item.timeZone, clock: clock)
-            guard range.contains(night) else { continue }
-            byNight[night, default: []].append(.init(start: event.start, end: event.end, stage: event.stage, timeZone: item.timeZone))
+        try range.forEachWindow(of: source, extraAfter: 1, matching: { $0 == "sleep" }) { events in
+            for item in events {
+                let event = item.event
+                let night = try SleepNight.night(of: event.start, timeZone: item.timeZone, clock: clock)
+                guard range.contains(night) else { continue }
+                byNight[night, default: []].append(.init(start: event.start, end: event.end, stage: event.stage, timeZone: item.timeZone))
+            }
         }
         nights = try byNight.keys.sorted().compactMap { night throws(AnswerError) in
             try SleepNight(night: night, stretches: byNight[night]!, clock: clock)
@@ -27,7 +29,7 @@ public struct SleepAnswer: Answer {
     /// Hours asleep over the recorded nights; `nil` when none was.
     public var asleepDistribution: Distribution? { Distribution(nights.map(\.asleepHours)) }
 
-    public var emptyNote: String? { nights.isEmpty ? "no sleep between \(range.since) and \(range.until)" : nil }
+    public var emptyNote: String? { nights.isEmpty ? "no sleep \(range.phrase)" : nil }
 
     /// An instant of a night on its own wall clock, with the offset.
     private func time(_ seconds: Int64, _ night: SleepNight, _ clock: LocalClock) -> JSONValue {

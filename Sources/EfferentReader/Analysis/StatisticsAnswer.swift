@@ -44,34 +44,52 @@ public struct StatisticsAnswer: Answer {
         self.metric = metric
         self.range = range
         self.groupBy = groupBy
-        let events = try range.readEvents(from: source, matching: { $0 == metric })
-        if events.isEmpty, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
+        // Read a window of days at a time, keeping numbers rather than events (a decade of heart
+        // rate is millions of readings). Whether the metric is a total is known only at the end
+        // (any bucket makes it one), so both foldings are kept until then.
+        let catalogueTotal = MetricCatalogue.isTotal(metric)
+        let clock = LocalClock()
+        var seen = false, bucketed = false
+        var unitAsTotal: String?, unitAsReading: String?
+        var readingsByGroup: [String: [Double]] = [:]
+        var dailyTotals: [CalendarDay: Double] = [:]
+        var failure: Error?
+        try range.forEachWindow(of: source, matching: { $0 == metric }) { events in
+            for item in events {
+                seen = true
+                if item.event.bucket != nil { bucketed = true }
+                guard let value = item.event.value else { continue }
+                if item.event.bucket == .day, range.contains(item.day) {
+                    dailyTotals[item.day, default: 0] += value
+                    if unitAsTotal == nil { unitAsTotal = item.event.unit }
+                }
+                guard !catalogueTotal else { continue }
+                let day: CalendarDay
+                do { day = try clock.day(of: item.event.start, in: item.timeZone) } catch {
+                    if failure == nil { failure = error }
+                    continue
+                }
+                guard range.contains(day) else { continue }
+                readingsByGroup[groupBy.group(of: day), default: []].append(value)
+                if unitAsReading == nil { unitAsReading = item.event.unit }
+            }
+        }
+        if !seen, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }
-        let isTotal = MetricCatalogue.isTotal(metric) || events.contains { $0.event.bucket != nil }
+        let isTotal = catalogueTotal || bucketed
         overDailyTotals = isTotal
-        let clock = LocalClock()
-        var unit: String?
-        var byGroup: [String: [Double]] = [:]
-        var dailyTotals: [CalendarDay: Double] = [:]
-        for item in events {
-            guard let value = item.event.value else { continue }
-            if isTotal {
-                guard item.event.bucket == .day, range.contains(item.day) else { continue }
-                dailyTotals[item.day, default: 0] += value
-            } else {
-                let day = try clock.day(of: item.event.start, in: item.timeZone)
-                guard range.contains(day) else { continue }
-                byGroup[groupBy.group(of: day), default: []].append(value)
-            }
-            if unit == nil { unit = item.event.unit }
+        if !isTotal, let failure { throw failure }
+        let unit = isTotal ? unitAsTotal : unitAsReading
+        var byGroup: [String: [Double]] = isTotal ? [:] : readingsByGroup
+        if isTotal {
+            for (day, total) in dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
         }
-        for (day, total) in dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
         self.unit = unit ?? MetricCatalogue.unit(of: metric)
         rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }
     }
 
-    public var emptyNote: String? { rows.isEmpty ? "no \(metric) between \(range.since) and \(range.until)" : nil }
+    public var emptyNote: String? { rows.isEmpty ? "no \(metric) \(range.phrase)" : nil }
 
     public var json: JSONValue {
         var members: [String: JSONValue] = [

@@ -102,7 +102,7 @@ public struct WorkoutsAnswer: Answer {
     }
 
     public var emptyNote: String? {
-        workouts.isEmpty ? "no \(activity.map { "\($0) " } ?? "")workouts between \(range.since) and \(range.until)" : nil
+        workouts.isEmpty ? "no \(activity.map { "\($0) " } ?? "")workouts \(range.phrase)" : nil
     }
 
     /// Said when nothing matched, or when the rows are one page of more (`MAX_ROWS` a page).

@@ -154,25 +154,15 @@ public final class LocalMCPServer {
                     warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
                 }
             }
-            var request = try MCPTools.request(name, arguments)
-            // A long range of days is answered a page at a time: the first `dayWindow` days, and
-            // where the next page starts.
-            var next: (since: CalendarDay, until: CalendarDay)?
-            let paged = request.kind == .daily || request.kind == .sleep || (request.kind == .statistics && request.groupBy == "day")
-            if paged, let range = try request.range(today: world.today()), range.dayCount > MCPTools.dayWindow {
-                request.since = range.since
-                request.until = range.since.adding(days: MCPTools.dayWindow - 1)
-                next = (range.since.adding(days: MCPTools.dayWindow), range.until)
-            }
+            let request = try MCPTools.request(name, arguments)
+            // The one rule of every surface (AnswerScope): since alone runs through today, the days
+            // are cut to the archive, and a long range of days comes a page at a time with `next`.
             let archive = request.kind == .overview ? await world.archive() : nil
-            var answer = try request.answer(from: world.source(), today: world.today(), archive: archive).json
-            if case var .object(members) = answer {
-                if let warning { members["warning"] = .string(warning) }
-                if let next, let since = request.since, let until = request.until {
-                    members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)])
-                    members["note"] = .string("this page covers \(since) … \(until), the first \(MCPTools.dayWindow) days asked for; "
-                                              + "ask again with since \(next.since) and until \(next.until) for the rest.")
-                }
+            let (result, scope) = try request.answer(from: world.source(), today: world.today(), archive: archive,
+                                                     pageDays: MCPTools.dayWindow)
+            var answer = scope.annotated(result.json)
+            if let warning, case var .object(members) = answer {
+                members["warning"] = .string(warning)
                 answer = .object(members)
             }
             return Self.text(answer)

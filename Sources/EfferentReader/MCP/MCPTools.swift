@@ -3,8 +3,8 @@ import EfferentCore
 /// The local MCP tools (§10.3): their schemas, and their arguments read into an `AnswerRequest`.
 enum MCPTools {
     /// Days one answer of `daily`, `sleep` or `statistics` by day covers; a longer range is paged
-    /// (the answer names the next page's `since` and `until`).
-    static let dayWindow = 400
+    /// (the answer names the next page's `since` and `until`): `AnswerScope`'s page, as the API's.
+    static let dayWindow = AnswerScope.pageDays
 
     /// What a tool does to the world (MCP `ToolAnnotations`): every reading tool only reads the
     /// mirror, and asking twice gives the same answer.
@@ -17,7 +17,8 @@ enum MCPTools {
     /// numbers (daily, statistics), `metrics` every metric (samples), `activities` the workouts'.
     /// An empty list leaves the argument open (a mirror not synced yet holds nothing to list).
     static func list(numeric: [String], metrics: [String], activities: [String]) -> [JSONValue] {
-        let day: JSONValue = .object(["type": .string("string"), "description": .string("YYYY-MM-DD, a local day of the archive")])
+        let day: JSONValue = .object(["type": .string("string"),
+                                      "description": .string("YYYY-MM-DD, a local day of the archive; since alone runs through today, and days outside the archive are left out (the answer's note says so)")])
         func tool(_ name: String, _ description: String, _ properties: [String: JSONValue] = [:], required: [String] = []) -> JSONValue {
             var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
             if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
@@ -34,7 +35,7 @@ enum MCPTools {
                                          "description": .string("Rows to skip: the next page's offset, as an answer's next.offset gives it")])
         return [
             tool("phone_data_overview", "What the archive holds: every metric, kind, unit, days covered and events. Call this first."),
-            tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days; a longer range comes \(dayWindow) days a page, with next.since and next.until.",
+            tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days, since alone through today; a longer range comes \(dayWindow) days a page, with next.since and next.until.",
                  range.merging(["metrics": .object(["type": .string("array"), "items": names(numeric, "a metric the archive holds")])]) { a, _ in a }),
             tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …); sum only for totals.",
                  range.merging(["metric": names(numeric, "a metric the archive holds"),

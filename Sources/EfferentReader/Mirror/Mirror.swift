@@ -65,7 +65,35 @@ public final class Mirror: Sendable {
         record.withLock { $0.uploaded[day] = stamp }
     }
 
-    func forget(_ day: CalendarDay) { record.withLock { $0.uploaded[day] = nil } }
+    /// Forgets a day and deletes its opened body: a forgotten day leaves no plaintext behind.
+    func forget(_ day: CalendarDay) throws {
+        record.withLock { $0.uploaded[day] = nil }
+        try removeFile(file(day))
+    }
+
+    /// Deletes the opened bodies of days the record does not hold (left by a forgetting before
+    /// files were deleted with their day, or by a sync killed between a file and its record);
+    /// returns how many were deleted. A `.partial` file is another writer's, mid-rename.
+    @discardableResult
+    func sweepUnrecorded() throws -> Int {
+        let folder = profile.path(Self.directoryName)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        let held = uploaded
+        var removed = 0
+        for name in names {
+            if name.hasSuffix(".partial") { continue }
+            if name.hasSuffix(".json"), let day = CalendarDay(String(name.dropLast(5))), held[day] != nil { continue }
+            try removeFile(Self.directoryName + "/" + name)
+            removed += 1
+        }
+        return removed
+    }
+
+    private func removeFile(_ name: String) throws {
+        let path = profile.path(name)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do { try FileManager.default.removeItem(atPath: path) } catch { throw MirrorError.cannotRemove(path) }
+    }
 
     public func body(_ day: CalendarDay) throws -> [UInt8]? {
         guard uploaded(day) != nil, profile.exists(file(day)) else { return nil }
@@ -100,6 +128,7 @@ public enum MirrorError: Error, Equatable, CustomStringConvertible {
     case dayDoesNotOpen(CalendarDay, String)
     case notReturned(CalendarDay)
     case unreadableDay(CalendarDay, String)
+    case cannotRemove(String)
 
     public var description: String {
         switch self {
@@ -107,6 +136,7 @@ public enum MirrorError: Error, Equatable, CustomStringConvertible {
         case let .dayDoesNotOpen(day, reason): "The archive's \(day) does not open with this reading key (\(reason)); the handoff may belong to another archive, or the day was changed on the service."
         case let .notReturned(day): "The archive listed \(day) but did not return it; run `efferent sync` again, and tell the service's operator if it persists."
         case let .unreadableDay(day, reason): "The mirrored \(day) cannot be read (\(reason)); run `efferent sync` again."
+        case let .cannotRemove(path): "\(path) could not be deleted; delete it by hand (it holds an opened day) and run `efferent sync --accept-removals` again."
         }
     }
 }

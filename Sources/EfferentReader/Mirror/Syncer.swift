@@ -11,8 +11,11 @@ public final class Syncer {
         public var fetched = 0
         public var requests = 0
         public var bytes = 0
-        /// Days forgotten because the listing no longer names them (only with `acceptRemovals`).
+        /// Days forgotten because the listing no longer names them (only with `acceptRemovals`);
+        /// their opened bodies are deleted with them.
         public var dropped = 0
+        /// Opened bodies of days the mirror no longer records, deleted (only with `acceptRemovals`).
+        public var sweptFiles = 0
         /// Days the mirror holds that the listing no longer names, kept because a listing alone
         /// is not trusted to remove them.
         public var unlisted = [CalendarDay]()
@@ -49,12 +52,13 @@ public final class Syncer {
         for entry in listing { stamps[entry.day] = entry.uploaded }
         for day in mirror.days where stamps[day] == nil && (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true) {
             if acceptRemovals {
-                mirror.forget(day)
+                try mirror.forget(day)
                 report.dropped += 1
             } else {
                 report.unlisted.append(day)
             }
         }
+        if acceptRemovals { report.sweptFiles = try mirror.sweepUnrecorded() }
         let wanted = listing.filter { mirror.uploaded($0.day) != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
         let ranges = Self.spans(wanted)
         progress?(Progress(done: 0, total: wanted.count, bytes: 0))

@@ -33,11 +33,19 @@ public enum SQLQueryError: Error, Equatable, CustomStringConvertible {
     case doesNotPrepare(String)
     /// It started and failed while running.
     case failed(String)
+    /// A function that reads but is refused all the same (it loads code or exposes memory).
+    case refusedFunction(String)
+    /// It ran past its time.
+    case tookTooLong(seconds: Double)
+    /// It made a string or blob past the ceiling.
+    case tooBig(bytes: Int)
 
     /// Whether the statement itself is at fault (a usage error), rather than the file.
     public var isRefusal: Bool {
-        if case .failed = self { return false }
-        return true
+        switch self {
+        case .failed, .tookTooLong, .tooBig: return false
+        default: return true
+        }
     }
 
     public var description: String {
@@ -53,6 +61,13 @@ public enum SQLQueryError: Error, Equatable, CustomStringConvertible {
             return "the statement does not run: \(message); documents/sql.md lists the tables and their columns."
         case let .failed(message):
             return "the statement failed while running: \(message)."
+        case let .refusedFunction(name):
+            return "efferent sql does not run \(name)(), which loads code or exposes this program's memory; leave it out of the statement."
+        case let .tookTooLong(seconds):
+            let time = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            return "the statement was stopped after \(time) s; narrow it (a WHERE on day, a LIMIT), or give it longer with --time-limit."
+        case let .tooBig(bytes):
+            return "the statement made a value over \(bytes >> 20) MiB and was stopped; a string or blob that large is no answer to read."
         }
     }
 }

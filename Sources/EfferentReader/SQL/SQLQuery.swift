@@ -15,11 +15,21 @@ public final class SQLQuery {
     /// Set once the last row was read: stepping a finished statement would run it again.
     private var finished = false
 
+    /// The longest string or blob a statement may make (`randomblob(1000000000)` is refused).
+    public static let maxValueBytes: Int32 = 64 << 20
+    /// How long a statement may run by default (a recursive CTE without an end is stopped).
+    public static let defaultSeconds: Double = 300
+    private let seconds: Double
+
     /// Prepares `sql` over the database at `path`; throws `SQLQueryError` for a statement it will
-    /// not run, with the sentence to show.
-    public init(path: String, sql: String) throws {
+    /// not run, with the sentence to show. The statement may run `seconds` from now.
+    public init(path: String, sql: String, seconds: Double = SQLQuery.defaultSeconds) throws {
+        self.seconds = seconds
         connection = try SQLiteConnection(path: path, readOnly: true, create: false)
         try connection.execute("PRAGMA query_only = 1")
+        // Bounded before the authorizer goes on (it refuses pragmas that set something): values,
+        // the page cache (sorts spill to files past it) and the running time.
+        try connection.limitUntrusted(maxLength: Self.maxValueBytes, seconds: seconds)
         try connection.allowOnlyReading()
         let prepared: SQLiteStatement
         do {
@@ -27,7 +37,11 @@ public final class SQLQuery {
         } catch {
             // SQLite reports a refusal as SQLITE_AUTH, or as SQLITE_ERROR when the parser went on
             // past it (CREATE TABLE); its message is the same fixed text either way.
-            if error.isNotAuthorized || error.message == "not authorized" { throw SQLQueryError.notARead(Self.opening(sql)) }
+            if error.isNotAuthorized || error.message.hasPrefix("not authorized") {
+                if let name = Self.refusedFunction(in: sql) { throw SQLQueryError.refusedFunction(name) }
+                throw SQLQueryError.notARead(Self.opening(sql))
+            }
+            if error.isTooBig { throw SQLQueryError.doesNotPrepare("the statement is longer than 1 MiB") }
             if error.message.hasPrefix("the SQL holds more than one statement") { throw SQLQueryError.severalStatements }
             if error.message.hasPrefix("the SQL holds no statement") { throw SQLQueryError.noStatement }
             throw SQLQueryError.doesNotPrepare(error.message)
@@ -37,6 +51,15 @@ public final class SQLQuery {
         do { try prepared.bind([]) } catch { throw SQLQueryError.doesNotPrepare("it has parameters (?), and efferent sql takes none; write the values into it") }
         statement = prepared
         columns = (0..<prepared.columnCount).map { prepared.columnName($0) }
+    }
+
+    /// Functions the authorizer refuses although they read: one loads code, one hands out (or
+    /// re-points) a pointer into this process's memory.
+    static let refusedFunctions = ["fts3_tokenizer", "load_extension"]
+
+    static func refusedFunction(in sql: String) -> String? {
+        let lower = sql.lowercased()
+        return refusedFunctions.first { lower.contains($0) }
     }
 
     /// The first words of a statement, to name it in a refusal without repeating a whole query.
@@ -56,6 +79,9 @@ public final class SQLQuery {
                 return nil
             }
         } catch {
+            finished = true
+            if error.isInterrupted || connection.deadlineExpired { throw SQLQueryError.tookTooLong(seconds: seconds) }
+            if error.isTooBig { throw SQLQueryError.tooBig(bytes: Int(Self.maxValueBytes)) }
             throw SQLQueryError.failed(error.message)
         }
         return (0..<Int32(columns.count)).map { column in

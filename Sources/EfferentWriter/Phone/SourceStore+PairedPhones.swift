@@ -41,10 +41,10 @@ extension SourceStore {
     /// The user ID, when a phone has been paired (nil before the first `pair`).
     public func existingPhoneUser() throws -> PulsUUID? { try meta("receive.user").flatMap(PulsUUID.init) }
 
-    /// Issues a token for a phone called `name`: 32 random bytes, base64url. It is returned once
-    /// and never stored; the store keeps its SHA-256.
+    /// Issues a token for a phone called `name`: 32 random bytes, base64url, never starting with
+    /// `-` (`BearerToken`). It is returned once and never stored; the store keeps its SHA-256.
     public func pairPhone(name: String, now: Double = Date().timeIntervalSince1970) throws -> (id: Int64, token: String) {
-        let token = Base64URL.encode(Sodium.randomBytes(32))
+        let token = BearerToken.make()
         let id = try serialized {
             try db.statement("INSERT INTO phone_token (hash, name, created) VALUES (?, ?, ?)")
                 .run([.blob(Self.tokenHash(token)), .text(name), .real(now)])

@@ -75,3 +75,43 @@ import Testing
         #expect(SQLQuery.opening("SELECT   a,\n b FROM t WHERE x") == "SELECT a, b FROM")
     }
 }
+
+/// SQL's sharp edges (issue 33): functions that expose memory or load code are refused, a value
+/// cannot grow past its ceiling, and a statement that runs too long is stopped, each with its
+/// sentence; the process's memory is not what a query decides.
+@Suite struct SQLQueryLimitTests {
+    func database() throws -> String {
+        let path = NSTemporaryDirectory() + "efferent-sqllimits-" + UUID().uuidString + ".db"
+        let db = try SQLiteConnection(path: path)
+        try db.execute("CREATE TABLE daily (day TEXT, value REAL); INSERT INTO daily VALUES ('2025-01-01', 1);")
+        return path
+    }
+
+    @Test(arguments: ["SELECT fts3_tokenizer('simple')", "SELECT hex(FTS3_TOKENIZER('simple', x'0000000000000000'))",
+                      "SELECT load_extension('/tmp/x.so')"])
+    func functionsThatExposeMemoryOrLoadCodeAreRefused(sql: String) throws {
+        let error = try #require(throws: SQLQueryError.self) { try SQLQuery(path: try database(), sql: sql) }
+        guard case let .refusedFunction(name) = error else { Issue.record("\(sql): \(error)"); return }
+        #expect(sql.lowercased().contains(name) && error.isRefusal)
+        #expect(error.description == "efferent sql does not run \(name)(), which loads code or exposes this program's memory; leave it out of the statement.")
+    }
+
+    @Test func aValuePastTheCeilingStopsTheStatement() throws {
+        let query = try SQLQuery(path: try database(), sql: "SELECT length(randomblob(1000000000))")
+        let error = try #require(throws: SQLQueryError.self) { _ = try query.next() }
+        #expect(error == .tooBig(bytes: Int(SQLQuery.maxValueBytes)) && !error.isRefusal)
+        #expect(error.description.hasPrefix("the statement made a value over 64 MiB and was stopped"))
+        // Values under the ceiling are answered.
+        let small = try SQLQuery(path: try database(), sql: "SELECT length(randomblob(1000000))")
+        #expect(try small.next() == [.number(1_000_000)])
+    }
+
+    @Test func aStatementWithoutEndIsStoppedAtItsTimeLimit() throws {
+        let sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        let query = try SQLQuery(path: try database(), sql: sql, seconds: 0.2)
+        let error = try #require(throws: SQLQueryError.self) { _ = try query.next() }
+        #expect(error == .tookTooLong(seconds: 0.2))
+        #expect(error.description.hasPrefix("the statement was stopped after 0.2 s; narrow it"))
+        #expect(try query.next() == nil, "a stopped statement is finished")
+    }
+}

@@ -1,0 +1,95 @@
+import EfferentCore
+
+/// The days an answer covers, decided by one rule for the CLI, the dashboard's JSON API and the
+/// MCP tools (protocol.md, decision A.19), so none of them answers a window nobody asked for:
+///
+/// 1. What was left out is filled in: `since` alone runs through today; `until` alone, or
+///    neither, takes the answer's usual window ending there (`DayRange.Limits`).
+/// 2. The range is cut to the days the archive holds — its first day through its last or today,
+///    whichever is later — before a day is read, and the answer says so: a question about
+///    0001-01-01 … 9999-12-31 reads the archive's decade, never ten thousand years of empty rows.
+/// 3. A surface that pages (JSON answers of daily, sleep and statistics by day) cuts it to a page
+///    of `pageDays` and says where the next page starts; a file or the terminal gets every day.
+public struct AnswerScope: Sendable, Equatable {
+    /// The days asked for once the defaults are filled in; nil for an overview of every day.
+    public let asked: DayRange?
+    /// The days answered: `asked` cut to the archive and to a page (empty when they share no day).
+    public let range: DayRange?
+    /// The rest of `asked` after this page, when the answer is a part.
+    public let next: DayRange?
+    /// Sentences saying how `range` differs from `asked`, for stderr or the JSON's `note`.
+    public let notes: [String]
+
+    /// Days a JSON answer of daily, sleep or statistics by day covers at most (the MCP tools' page).
+    public static let pageDays = 400
+
+    /// Applies the rule. `held` are the days the source holds (ascending); `pageDays` is given by
+    /// the surfaces that page.
+    public init(_ request: AnswerRequest, today: CalendarDay, held: [CalendarDay], pageDays: Int? = nil) throws {
+        guard let asked = try request.range(today: today) else {
+            self.asked = nil
+            range = nil
+            next = nil
+            notes = []
+            return
+        }
+        self.asked = asked
+        var notes = [String]()
+        guard let first = held.first, let last = held.last else {
+            range = DayRange.nothing(from: asked.since)
+            next = nil
+            notes.append("the mirror holds no day yet, so nothing was read (efferent sync fetches the archive).")
+            self.notes = notes
+            return
+        }
+        let end = max(last, today)
+        let since = max(asked.since, first), until = min(asked.until, end)
+        var cut: DayRange
+        if since > until {
+            cut = DayRange.nothing(from: asked.since)
+            notes.append("the archive holds \(first) … \(end), none of \(asked.since) … \(asked.until), so nothing was read.")
+        } else {
+            cut = try DayRange(since: since, until: until)
+            if cut != asked {
+                notes.append("cut to \(since) … \(until), the days the archive holds (\(first) … \(end)); \(asked.since) … \(asked.until) was asked.")
+            }
+        }
+        var rest: DayRange?
+        if let pageDays, request.pages, cut.dayCount > pageDays {
+            let page = try DayRange(since: cut.since, until: cut.since.adding(days: pageDays - 1))
+            rest = try DayRange(since: page.until.next, until: cut.until)
+            notes.append("this page covers \(page.since) … \(page.until), the first \(pageDays) days; "
+                         + "ask again with since \(rest!.since) and until \(rest!.until) for the rest.")
+            cut = page
+        }
+        range = cut
+        next = rest
+        self.notes = notes
+    }
+
+    /// A JSON answer with what a reader of it must know: `next` (where the rest starts) when it is
+    /// a page, and `note` when its days differ from those asked for.
+    public func annotated(_ json: JSONValue) -> JSONValue {
+        guard case var .object(members) = json, !notes.isEmpty || next != nil else { return json }
+        if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
+        if !notes.isEmpty {
+            let joined = notes.joined(separator: " ")
+            if case let .string(existing)? = members["note"] { members["note"] = .string(existing + " " + joined) } else { members["note"] = .string(joined) }
+        }
+        return .object(members)
+    }
+}
+
+extension AnswerRequest {
+    /// Whether a JSON answer of this kind pages by days (its rows are days or nights).
+    var pages: Bool {
+        !complete && (kind == .daily || kind == .sleep || (kind == .statistics && (groupBy ?? "month") == "day"))
+    }
+
+    /// The scope by the one rule, then the answer over it: what every surface calls.
+    public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil,
+                       pageDays: Int?) throws -> (answer: any Answer, scope: AnswerScope) {
+        let scope = try AnswerScope(self, today: today, held: try source.days(), pageDays: pageDays)
+        return (try answer(from: source, range: scope.range, archive: archive), scope)
+    }
+}
