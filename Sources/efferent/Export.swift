@@ -97,11 +97,12 @@ struct Export: Subcommand {
             return 0
         }
         let (request, nameNotes) = try request.resolvingNames(with: NameResolver(source: source))
-        let answer = try request.answer(from: source, today: context.today)
+        // Every day asked for, cut to the archive by the one rule (AnswerScope), and the cut said.
+        let (answer, scope) = try request.answer(from: source, today: context.today, pageDays: nil)
         let table = answer.table
         try table.write(as: format, to: write)
         try output?.finish()
-        for line in nameNotes { note(line) }
+        for line in nameNotes + scope.notes { note(line) }
         if let empty = answer.emptyNote { note(empty) }
         if let out { print("wrote \(out): \(table.rows.count) rows, every one the answer holds") }
         return 0

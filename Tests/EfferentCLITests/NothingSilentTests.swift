@@ -69,9 +69,13 @@ import Glibc
         let workouts = try reader.run(["export", "workouts", "--since", since, "--until", until, "--offline"])
         #expect(Self.lines(workouts.stdout).count == archive.truths.workouts.count + 1, "\(workouts.stdout.prefix(300))")
 
-        // 4. No range cap on local answers and exports.
-        let years = try reader.run(["export", "daily", "--metric", "steps", "--since", "2016-01-01", "--until", "2018-01-01", "--offline"])
-        #expect(years.status == 0 && Self.lines(years.stdout).count == 733, "\(years.stderr)")
+        // 4. No range cap on local answers and exports; the days are cut to the archive's, and that is said.
+        let years = try reader.run(["export", "daily", "--metric", "steps", "--since", "2016-01-01", "--until", "2025-12-31", "--offline"])
+        let held = Int(CalendarDay("2025-12-31")!.daysSinceEpoch - CalendarDay(since)!.daysSinceEpoch) + 1
+        #expect(years.status == 0 && Self.lines(years.stdout).count == held + 1, "\(years.stderr)")
+        #expect(years.stderr.contains("cut to \(since) … 2025-12-31, the days the archive holds"), "\(years.stderr)")
+        let sinceAlone = try reader.run(["daily", "--metric", "steps", "--since", since, "--format", "csv", "--offline"])
+        #expect(Self.lines(sinceAlone.stdout).count > 75 + 1, "--since alone runs through today, not 90 days: \(sinceAlone.stderr)")
 
         // 3. Names: read loosely where one fits, refused with the archive's names and the closest otherwise.
         let loose = try reader.run(["samples", "--metric", "Steps", "--since", since, "--until", until, "--format", "csv", "--offline"])
@@ -85,9 +89,11 @@ import Glibc
         }
         #expect(try reader.run(["query", "--metric", "stepz"]).stderr.contains("this archive holds activeEnergy, "))
         let noYoga = try reader.run(["workouts", "--activity", "yoga", "--since", "2016-01-01", "--until", "2016-01-31", "--offline"])
-        #expect(noYoga.status == 0 && noYoga.stderr.contains("no yoga workouts between 2016-01-01 and 2016-01-31"), "\(noYoga.stderr)")
-        let noSteps = try reader.run(["daily", "--metric", "steps", "--since", "2016-01-01", "--until", "2016-01-02", "--offline"])
-        #expect(noSteps.status == 0 && noSteps.stderr.contains("no steps between 2016-01-01 and 2016-01-02"))
+        #expect(noYoga.status == 0 && noYoga.stderr.contains("none of 2016-01-01 … 2016-01-31, so nothing was read")
+                && noYoga.stderr.contains("no yoga workouts in the days asked"), "\(noYoga.stderr)")
+        // Days after the export's last, before today: inside the archive's span, and empty.
+        let noSteps = try reader.run(["daily", "--metric", "steps", "--since", "2025-07-01", "--until", "2025-07-02", "--offline"])
+        #expect(noSteps.status == 0 && noSteps.stderr.contains("no steps between 2025-07-01 and 2025-07-02"), "\(noSteps.stderr)")
         let noEvents = try reader.run(["query", "--metric", "bodyMass", "--since", "2016-01-01", "--until", "2016-01-02"])
         #expect(noEvents.status == 0 && noEvents.stderr.contains("no bodyMass events between 2016-01-01 and 2016-01-02"))
 
@@ -241,7 +247,9 @@ import Glibc
         #expect(seen["unknownTool"]?["rpcError"]?.integerValue == -32602)
         #expect(seen["good"]?["isError"] == .bool(false))
         let long = try JSONParser.parse(seen["longDaily"]?["text"]?.stringValue ?? "")
-        #expect(long["next"]?["since"] == .string("2017-02-04") && long["rows"]?.arrayValue?.count == 400, "\(long["note"] ?? .null)")
+        // 2016-01-01 … is cut to the archive's 75 days, said in the note, with no page left.
+        #expect(long["next"] == nil && long["rows"]?.arrayValue?.count == 75, "\(long["note"] ?? .null)")
+        #expect(long["note"]?.stringValue?.hasPrefix("cut to 2025-04-01 … ") == true, "\(long["note"] ?? .null)")
         #expect(seen["missingProfile"]?["error"]?.stringValue?.contains("does not exist: run `efferent init`") == true, "\(seen["missingProfile"] ?? .null)")
     }
 }

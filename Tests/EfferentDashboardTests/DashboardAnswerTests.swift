@@ -62,6 +62,32 @@ import Testing
         #expect(unknown.status == 400 && unknown.error == "group_by is not a parameter of statistics; it takes groupBy, metric, since, until")
     }
 
+    /// The API's days follow the rule every surface does (AnswerScope): since alone runs through
+    /// today, days outside the archive are cut and the answer's note says so, and a range longer
+    /// than 400 days comes a page at a time with `next` — 0001-01-01 … 9999-12-31 included.
+    @Test func theAPIsDaysFollowTheOneRule() async throws {
+        let harness = try await DashboardHarness(days: SampleDays.make())
+        let today = harness.context.today
+        let end = max(SampleDays.last, today)
+        let span = try DayRange(since: SampleDays.first, until: end).dayCount
+        let wide = try json(try harness.get("/api/v1/daily?metric=steps&since=0001-01-01&until=9999-12-31"))
+        #expect(wide["rows"]?.arrayValue?.first?.arrayValue?.first == .string("2025-05-01"))
+        #expect(wide["note"]?.stringValue?.hasPrefix("cut to 2025-05-01 … ") == true, "\(wide["note"] ?? .null)")
+        if span > AnswerScope.pageDays {
+            #expect(wide["rows"]?.arrayValue?.count == AnswerScope.pageDays)
+            #expect(wide["next"] == .object(["since": .string(SampleDays.first.adding(days: AnswerScope.pageDays).description),
+                                             "until": .string(end.description)]))
+        } else {
+            #expect(wide["rows"]?.arrayValue?.count == span && wide["next"] == nil)
+        }
+        // since alone: from that day through today (a page of it), never 90 days.
+        let alone = try json(try harness.get("/api/v1/daily?metric=steps&since=2025-05-01"))
+        #expect(alone["rows"]?.arrayValue?.count == min(span, AnswerScope.pageDays))
+        // Samples over the whole calendar read the archive's days only, and count every reading.
+        let samples = try json(try harness.get("/api/v1/samples?metric=heartRate&since=0001-01-01&until=9999-12-31&limit=10"))
+        #expect(samples["matched"]?.integerValue == 39 * 40 + 6000 && samples["returned"]?.integerValue == 10, "\(samples["note"] ?? .null)")
+    }
+
     /// Samples are exported a day at a time with every row: 6,000 readings on the last day alone,
     /// past the 5,000 `samples` returns at most, all of them in the file.
     @Test(arguments: ["csv", "jsonl"])

@@ -86,4 +86,26 @@ import Testing
         let badDay = try json(await server.handle(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"phone_data_sleep","arguments":{"since":"June"}}}"#))
         #expect(badDay["result"]?["isError"] == .bool(true))
     }
+
+    /// `since` alone runs through today, over MCP as everywhere (it answered 90 days in silence):
+    /// two years of days come 400 at a time, and the page names where the rest starts and ends.
+    @Test func sinceAloneRunsThroughTodayAPageAtATime() async throws {
+        let first = CalendarDay("2023-01-01")!, today = CalendarDay("2024-12-31")!
+        var events = [ArchiveEvent]()
+        var day = first
+        while day <= today {
+            let steps = try DayEvent(kind: .total, metric: "steps", bucket: .day, unit: "count", start: day.startUnixSeconds,
+                                     end: day.startUnixSeconds + 86_400, value: 1000)
+            events.append(ArchiveEvent(day: day, timeZone: nil, id: "agg:steps:\(day)T00:00:00Z:d", event: steps))
+            day = day.next
+        }
+        let source = EventList(events)
+        let world = LocalMCPServer.World(source: { source }, today: { today }, refresh: { _ in .object([:]) }, archive: { nil })
+        let server = LocalMCPServer(world: world, clock: { Date(timeIntervalSince1970: 1_735_603_200) })
+        let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"phone_data_daily","arguments":{"metrics":["steps"],"since":"2023-01-01"}}}"#))
+        let page = try JSONParser.parse(try #require(answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue))
+        #expect(page["rows"]?.arrayValue?.count == 400)
+        #expect(page["next"] == .object(["since": .string("2024-02-05"), "until": .string("2024-12-31")]))
+        #expect(page["note"]?.stringValue?.contains("ask again with since 2024-02-05 and until 2024-12-31") == true)
+    }
 }
