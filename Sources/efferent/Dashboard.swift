@@ -2,6 +2,7 @@ import EfferentCommandLine
 import EfferentDashboard
 import EfferentHTTP
 import EfferentReader
+import EfferentReceiver
 import EfferentSystem
 import Foundation
 
@@ -52,6 +53,9 @@ struct DashboardCommand: Subcommand {
             throw DashboardCommandError.noPort(port)
         }
         let dashboard = server.dashboard
+        // Listening for SIGTERM and SIGINT from here on, so a stop after the address is printed
+        // always ends the run cleanly.
+        let termination = TerminationSignal()
         if !DashboardGate.isLoopback(host) {
             note("warning: the dashboard listens on \(host):\(server.port), which other machines can reach, over plain HTTP: anyone on the way "
                  + "can read the token and every page. An SSH tunnel (ssh -L \(server.port):127.0.0.1:\(server.port) this-machine) keeps it on loopback.")
@@ -64,7 +68,9 @@ struct DashboardCommand: Subcommand {
         let refresher: Task<Void, Never>? = offline ? nil : Task.detached { await dashboard.sync.run() }
         if offline { dashboard.sync.markOffline() }
         if open { Self.openBrowser(server.url) }
-        await Task.detached { TerminationSignal().wait() }.value
+        // The wait holds a thread of its own, never one of the cooperative pool's (one per core),
+        // which the background refresh and every request's async work need.
+        await Blocking.onOwnThread { termination.wait() }
         refresher?.cancel()
         server.stop()
         return 0
