@@ -62,6 +62,14 @@ import Testing
 
         #expect(try snapshot.overview().json.canonicalBytes() == OverviewAnswer(from: source).json.canonicalBytes(),
                 "the catalogue from the digest is the overview, line for line")
+        // The mirror's overview is tallied from its series' keys, with no event built; the same
+        // days as events give the same overview, over every day and over a range.
+        let asEvents = EventList(try source.events(from: bodies.first!.0, through: bodies.last!.0))
+        let part = try DayRange(since: day("2025-03-05"), until: day("2025-04-01"))
+        for range in [nil, part] {
+            #expect(try OverviewAnswer(from: source, range: range).json.canonicalBytes()
+                    == OverviewAnswer(from: asEvents, range: range).json.canonicalBytes(), "\(String(describing: range))")
+        }
 
         let range = try DayRange(since: day("2025-03-02"), until: day("2025-04-08"))
         let daily = try DailyAnswer(from: source, metrics: ["steps", "heartRate", "bodyMass"], range: range)

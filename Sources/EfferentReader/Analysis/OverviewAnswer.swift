@@ -57,20 +57,38 @@ public struct OverviewAnswer: Answer {
         struct Tally { var kind: DayEvent.Kind; var units: [String: Int] = [:]; var buckets: Set<String> = []
                        var days: Set<CalendarDay> = []; var events = 0 }
         var tallies: [String: Tally] = [:]
-        // A window of days at a time: a decade of every type is millions of events, never held at once.
-        var start = 0
-        while start < days.count {
-            let end = min(days.count, start + 92) - 1
-            for item in try source.events(from: days[start], through: days[end]) where range?.contains(item.day) ?? true {
-                let event = item.event
-                var tally = tallies.removeValue(forKey: event.metric) ?? Tally(kind: event.kind)
-                if let unit = event.unit { tally.units[unit, default: 0] += 1 }
-                if let bucket = event.bucket { tally.buckets.insert(bucket.rawValue) }
-                tally.days.insert(item.day)
-                tally.events += 1
-                tallies[event.metric] = tally
+        func tally(metric: String, kind: DayEvent.Kind, unit: String?, bucket: DayEvent.Bucket?, count: Int, day: CalendarDay) {
+            var tally = tallies.removeValue(forKey: metric) ?? Tally(kind: kind)
+            if let unit { tally.units[unit, default: 0] += count }
+            if let bucket { tally.buckets.insert(bucket.rawValue) }
+            tally.days.insert(day)
+            tally.events += count
+            tallies[metric] = tally
+        }
+        if let mirror = source as? MirrorSource {
+            // From the columns: a series' kind, metric, unit and bucket are its rows', so a day is
+            // tallied a series at a time, with no event built (a decade in a second, not ten).
+            for day in days {
+                guard let series = try mirror.seriesKeys(of: day) else {
+                    for item in try source.events(from: day, through: day) {
+                        tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: day)
+                    }
+                    continue
+                }
+                for (key, count) in series where count > 0 {
+                    tally(metric: key.metric, kind: key.kind, unit: key.unit, bucket: key.bucket, count: count, day: day)
+                }
             }
-            start = end + 1
+        } else {
+            // A window of days at a time: a decade of every type is millions of events, never held at once.
+            var start = 0
+            while start < days.count {
+                let end = min(days.count, start + 92) - 1
+                for item in try source.events(from: days[start], through: days[end]) where range?.contains(item.day) ?? true {
+                    tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: item.day)
+                }
+                start = end + 1
+            }
         }
         metrics = tallies.keys.sorted().map { name in
             let tally = tallies[name]!
