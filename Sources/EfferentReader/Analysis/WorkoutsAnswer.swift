@@ -43,19 +43,30 @@ public struct WorkoutsAnswer: Answer {
         self.offset = max(0, offset)
         let clock = LocalClock()
         var workouts: [Workout] = []
-        let events = try range.readEvents(from: source, extraAfter: 1, matching: WorkoutStatistics.wanted)
-        let statistics = WorkoutStatistics(events)
-        for item in events where item.event.metric == "workout" {
-            guard try clock.overlaps(item, range) else { continue }
-            let event = item.event
-            let name = MetricCatalogue.activityName(event.activity)
-            if let activity, activity != name { continue }
-            let seconds = event.duration ?? Double(event.end - event.start)
-            var workout = Workout(start: event.start, end: event.end, activity: name, day: try clock.day(of: event.start, in: item.timeZone),
-                                  minutes: Distribution.round3(seconds / 60), source: event.source)
-            workout.timeZone = item.timeZone
-            statistics.fill(&workout)
-            workouts.append(workout)
+        // A window of archive days at a time (a decade of route fixes never sits in memory), each
+        // read with the week after it: a workout's statistics start when it starts, on its own
+        // day, and its route lies within its span, which a workout (at most 7 days) never leaves.
+        // Each workout is taken in the window its own day falls in, so it is listed once.
+        let from = range.since.previous, through = range.until.adding(days: 1)
+        let held = range.isEmpty ? [] : try source.days().filter { $0 >= from && $0 <= through }
+        var first = 0
+        while first < held.count {
+            let last = min(held.count, first + 92) - 1
+            let events = try source.events(from: held[first], through: min(through, held[last].adding(days: 7)), matching: WorkoutStatistics.wanted)
+            let statistics = WorkoutStatistics(events)
+            for item in events where item.event.metric == "workout" && item.day <= held[last] {
+                guard try clock.overlaps(item, range) else { continue }
+                let event = item.event
+                let name = MetricCatalogue.activityName(event.activity)
+                if let activity, activity != name { continue }
+                let seconds = event.duration ?? Double(event.end - event.start)
+                var workout = Workout(start: event.start, end: event.end, activity: name, day: try clock.day(of: event.start, in: item.timeZone),
+                                      minutes: Distribution.round3(seconds / 60), source: event.source)
+                workout.timeZone = item.timeZone
+                statistics.fill(&workout)
+                workouts.append(workout)
+            }
+            first = last + 1
         }
         self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
     }
