@@ -12,6 +12,10 @@ public struct DayRange: Sendable, Equatable {
         self.until = until
     }
 
+    /// Archive days an answer reads at a time (`forEachWindow`): a month keeps four answers over a
+    /// decade of Watch heart rate near 200 MB together, and costs nothing measurable against 92.
+    public static let windowDays = 31
+
     /// The empty range at `day`: no day, nothing read.
     public static func nothing(from day: CalendarDay) -> DayRange {
         // The calendar's first day has no day before it: the empty range sits after it instead.
@@ -69,7 +73,7 @@ public struct DayRange: Sendable, Equatable {
     /// The events `readEvents` gives, in the same order, handed to `body` a window of
     /// `windowDays` held archive days at a time: an answer that folds events into per-day or
     /// per-group figures never holds a decade of them at once.
-    public func forEachWindow(of source: EventSource, extraAfter: Int = 0, windowDays: Int = 92,
+    public func forEachWindow(of source: EventSource, extraAfter: Int = 0, windowDays: Int = DayRange.windowDays,
                               matching: @escaping (String) -> Bool, _ body: ([ArchiveEvent]) throws -> Void) throws {
         guard !isEmpty else { return }
         let from = since.previous, through = until.adding(days: extraAfter)

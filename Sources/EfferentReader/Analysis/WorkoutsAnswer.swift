@@ -51,7 +51,7 @@ public struct WorkoutsAnswer: Answer {
         let held = range.isEmpty ? [] : try source.days().filter { $0 >= from && $0 <= through }
         var first = 0
         while first < held.count {
-            let last = min(held.count, first + 92) - 1
+            let last = min(held.count, first + DayRange.windowDays) - 1
             let events = try source.events(from: held[first], through: min(through, held[last].adding(days: 7)), matching: WorkoutStatistics.wanted)
             let statistics = WorkoutStatistics(events)
             for item in events where item.event.metric == "workout" && item.day <= held[last] {
