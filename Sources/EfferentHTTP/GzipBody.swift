@@ -12,25 +12,28 @@ final class GzipBody {
         self.limit = limit
     }
 
-    /// The inflated bytes of the next compressed piece.
-    func inflate(_ chunk: [UInt8]) throws -> [UInt8] {
+    /// Inflates the next compressed piece, handing `deliver` its output 64 KiB at a time: a
+    /// bomb's piece never becomes one array (a 64 KiB chunk of a 1 GiB bomb inflates to 64 MiB,
+    /// which the receiver's 128 MiB ceiling let grow to 256 MiB of capacity before refusing it).
+    func inflate(_ chunk: [UInt8], into deliver: ([UInt8]) throws -> Void) throws {
         guard !stream.isFinished else {
-            if chunk.isEmpty { return [] }
+            if chunk.isEmpty { return }
             throw Self.trailing
         }
         stream.setInput(chunk)
-        var out = [UInt8]()
         while true {
             let piece: [UInt8]
-            do { piece = try stream.nextOutput(maxCount: 64 * 1024) } catch { throw Self.corrupt }
+            do { piece = try stream.nextOutput(maxCount: Self.pieceBytes) } catch { throw Self.corrupt }
             if piece.isEmpty { break }
             inflated += piece.count
             guard inflated <= limit.inflatedBytes else { throw limit.refusal }
-            out += piece
+            try deliver(piece)
         }
         if stream.isFinished && stream.unconsumedCount > 0 { throw Self.trailing }
-        return out
     }
+
+    /// What one step inflates: the ceiling is checked, and the output handed on, this often.
+    static let pieceBytes = 64 * 1024
 
     /// Throws unless the gzip member ended (its CRC-32 and length checked by zlib).
     func finish() throws(HTTPError) {

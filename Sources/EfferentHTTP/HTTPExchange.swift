@@ -69,8 +69,14 @@ public final class HTTPExchange {
         received += chunk.count
         do {
             guard received <= route.limit.bytes else { throw route.limit.refusal }
-            let bytes = try gzip.map { try $0.inflate(chunk) } ?? chunk
-            if let sink { try sink.take(bytes) } else { collected += bytes }
+            if let gzip {
+                // Inflated output goes on 64 KiB at a time, never gathered per chunk first.
+                try gzip.inflate(chunk) { piece in if let sink { try sink.take(piece) } else { collected += piece } }
+            } else if let sink {
+                try sink.take(chunk)
+            } else {
+                collected += chunk
+            }
             return true
         } catch {
             refusal = answer(for: error)

@@ -66,6 +66,12 @@ import Testing
         let refused = try server.send(HTTPRequest(method: "POST", target: "/lines", headers: ["Content-Encoding": "gzip"], body: bomb))
         #expect(refused.status == 413 && refused.error == "this route takes a body of at most 100000 bytes once inflated")
 
+        // A sink is handed an inflating body 64 KiB at a time, never a chunk's whole output: 900 KB
+        // of line breaks arrive in one compressed piece of under a kilobyte.
+        let dense = try gzipped([UInt8](repeating: 0x0A, count: 900_000))
+        let pieces = try server.send(HTTPRequest(method: "POST", target: "/pieces", headers: ["Content-Encoding": "gzip"], body: dense))
+        #expect(pieces.status == 200 && pieces.body == "900000 lines, largest piece 65536", "\(pieces.body)")
+
         let corrupt = try server.send(HTTPRequest(method: "POST", target: "/lines", headers: ["Content-Encoding": "gzip"], body: Array(packed.dropLast(8))))
         #expect(corrupt.status == 400 && corrupt.error == "the gzip body ends before its gzip stream does")
         let garbage = try server.send(HTTPRequest(method: "POST", target: "/lines", headers: ["Content-Encoding": "gzip"], body: lines))

@@ -57,6 +57,10 @@ final class TestServer: @unchecked Sendable {
                   sink: { _, _ in LineCounter() }) { request, _, counter in
             HTTPResponse(status: 200, body: Array("\(counter.lines) lines, \(request.body.count) kept".utf8))
         }
+        router.on("POST", "/pieces", body: BodyLimit(bytes: 20_000, gzip: .init(inflatedBytes: 1_000_000)),
+                  sink: { _, _ in LineCounter() }) { _, _, counter in
+            HTTPResponse(status: 200, body: Array("\(counter.lines) lines, largest piece \(counter.largestPiece)".utf8))
+        }
         router.on("POST", "/guarded", body: BodyLimit(bytes: 10_000_000), sink: { head, _ in
             guard head.header("authorization") == "Bearer right" else {
                 throw HTTPError(401, "this route needs the right token", headers: [("WWW-Authenticate", "Bearer")])
@@ -99,8 +103,11 @@ final class TestServer: @unchecked Sendable {
 /// Counts the lines of a streamed body as they pass; keeps none of them.
 final class LineCounter: HTTPBodySink {
     var lines = 0
+    /// The most bytes one `take` was handed.
+    var largestPiece = 0
     func take(_ bytes: [UInt8]) throws {
         lines += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        largestPiece = max(largestPiece, bytes.count)
     }
 }
 
