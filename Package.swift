@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // The C library's calls Swift's Glibc module leaves out (malloc_trim).
+        .systemLibrary(name: "CSystem"),
 
         // The bindings: every unsafe pointer and every C call lives in one of these, nowhere above.
         .target(name: "EfferentCrypto", dependencies: ["CSodium"], path: "Sources/Bindings/EfferentCrypto"),
@@ -30,7 +32,7 @@ let package = Package(
         .target(name: "EfferentSQLite", dependencies: ["CSQLite"], path: "Sources/Bindings/EfferentSQLite"),
         .target(name: "EfferentPostgres", dependencies: ["CLibPQ"], path: "Sources/Bindings/EfferentPostgres"),
         .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD"], path: "Sources/Bindings/EfferentMicroHTTPD"),
-        .target(name: "EfferentSystem", path: "Sources/Bindings/EfferentSystem"),
+        .target(name: "EfferentSystem", dependencies: ["CSystem"], path: "Sources/Bindings/EfferentSystem"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
         .target(name: "EfferentCurl", dependencies: ["CCurl"], path: "Sources/Bindings/EfferentCurl"),
         // QR codes (the pairing link a phone scans).
@@ -41,7 +43,7 @@ let package = Package(
 
         // The HTTP layer every server stands on: route table, request and response values, body
         // ceilings and gzip, errors that render themselves, the access log, the daemon.
-        .target(name: "EfferentHTTP", dependencies: ["EfferentCore", "EfferentCompression", "EfferentMicroHTTPD"]),
+        .target(name: "EfferentHTTP", dependencies: ["EfferentCore", "EfferentCompression", "EfferentMicroHTTPD", "EfferentSystem"]),
 
         // The archive service: routes → handlers → store (SQLite or PostgreSQL).
         .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentHTTP", "EfferentSQLite",

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// One request from its head to its answer: matched to a route when the head arrives (and
@@ -80,7 +81,12 @@ public final class HTTPExchange {
             return true
         } catch {
             refusal = answer(for: error)
+            // What the refused body took goes now, not when the client stops sending, and the
+            // heap's free pages go back to the system: a flood of refused bombs leaves no peak behind.
             collected = []
+            sink = nil
+            gzip = nil
+            ProcessMemory.returnFreedPages()
             return false
         }
     }
@@ -91,6 +97,8 @@ public final class HTTPExchange {
         let response: HTTPResponse
         if let refusal {
             response = refusal
+            // Once more at the end: other refused bodies may have ended since this one was refused.
+            ProcessMemory.returnFreedPages()
         } else {
             do {
                 guard let route else { throw HTTPError.unknownPath }
