@@ -63,7 +63,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     struct Pending {
         let id: Int64
-        let record: SourceRecord
+        var record: SourceRecord
         let mapped: MetricMapping.Mapped
         var day: String
         var spillDay: String?
@@ -85,6 +85,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 
     public func record(_ record: SourceRecord) throws {
+        try take(record, identity: nil)
+    }
+
+    /// Maps, checks and buffers `record`; its row id is `identity` when given (a ring figure's,
+    /// which names a date), else the record's own (decision A.6).
+    private func take(_ record: SourceRecord, identity: Int64?) throws {
         let mapped: MetricMapping.Mapped
         switch mapping.map(record) {
         case let .success(value): mapped = value
@@ -108,7 +114,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
             if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
         }
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
-        pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
+        pending.append(Pending(id: identity ?? identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
     }
 
@@ -132,19 +138,35 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     var zone: ZoneCalendar { days.zone }
 
     /// Apple's ring figures are kept for `check` and carried as `activitySummary.*` records over
-    /// their local day in the pinned zone (decision A.9); they have no source.
+    /// their local day in the pinned zone (decision A.9); they have no source. Their identity is
+    /// the date's, not the instants' (`ringRecord`): the instants depend on the zone the days are
+    /// cut in, which the first import of an archive learns only after it has read its records.
     public func activitySummary(_ summary: ActivitySummaryRecord) throws {
         summaries.append(summary)
         if summaries.count >= Self.batch { try submit() }
         guard let day = CalendarDay(summary.day) else { return }
-        // The session's own zone: the store's would wait for the lock the writer thread holds
-        // through each batch's transaction.
-        let (start, end) = zone.bounds(of: day)
         for (name, value) in summary.rings.sorted(by: { $0.key < $1.key }) {
             guard let part = RecordParts.activitySummary[name] else { continue }
-            try record(SourceRecord(kind: .part, type: part.metric, source: "", start: Double(start), end: Double(end),
-                                    value: value, unit: part.unit))
+            // The session's own zone: the store's would wait for the lock the writer thread holds
+            // through each batch's transaction.
+            let (record, id) = Self.ringRecord(part, value: value, on: day, in: zone, identities: &identities)
+            try take(record, identity: id)
         }
+    }
+
+    /// A ring figure's record over `day`'s local bounds in `zone`, and its row id: decision A.6's
+    /// hash with the date in place of the instants (the day's bounds in UTC), so the same figure
+    /// has the same identity whatever zone the archive's days are cut in — an import in the
+    /// provisional zone, its re-cut and a later import in the pinned zone meet on one row.
+    static func ringRecord(_ part: RecordParts.Part, value: Double, on day: CalendarDay, in zone: ZoneCalendar,
+                           identities: inout RecordIdentity) -> (SourceRecord, Int64) {
+        let (start, end) = zone.bounds(of: day)
+        var record = SourceRecord(kind: .part, type: part.metric, source: "", start: Double(day.startUnixSeconds),
+                                  end: Double(day.next.startUnixSeconds), value: value, unit: part.unit)
+        let id = identities.of(record)
+        record.start = Double(start)
+        record.end = Double(end)
+        return (record, id)
     }
 
     /// What was carried per kind and what was not, for the import's last lines.
@@ -284,8 +306,17 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 while try rows.step() {
                     let rid = rows.int64(0)
                     if let found, found.contains(rid) { continue }
-                    let start = rows.int64(2)
-                    guard let span = spans[rows.text(1)], start >= span.first, start <= span.last else { continue }
+                    let start = rows.int64(2), metric = rows.text(1)
+                    guard let span = spans[metric] else { continue }
+                    if RecordParts.isSourceless(metric) {
+                        // A ring figure names a date: it is inside the span when its day is, whatever
+                        // zone its instants were cut in (one an earlier import stored in a provisional
+                        // zone lies hours from the pinned zone's midnight).
+                        let day = rows.text(3)
+                        guard day >= zone.day(of: Double(span.first)).description, day <= zone.day(of: Double(span.last)).description else { continue }
+                    } else {
+                        guard start >= span.first, start <= span.last else { continue }
+                    }
                     gone.append(rid)
                     days.insert(rows.text(3))
                 }

@@ -34,6 +34,20 @@ extension SourceStore {
                         day = day.next
                     }
                 }
+                // Apple's ring figures stay on their date, over its bounds in the new zone, so the
+                // store holds what an import in that zone would have stored (their identity names
+                // the date, not the instants: decision A.6). Found in one pass: there is no index
+                // on the metric, and a re-cut is rare.
+                let rings = try db.statement("""
+                    SELECT rid, day, start, end FROM record WHERE origin = 0 AND metric >= 'activitySummary.' AND metric < 'activitySummary/'
+                    """).rows { ($0.int64(0), $0.text(1), $0.int64(2), $0.int64(3)) }
+                // A row already there with the same start and identity is the same figure: it gives way.
+                let retime = try db.statement("UPDATE OR REPLACE record SET start = ?, end = ? WHERE rid = ?")
+                for (rid, text, start, end) in rings {
+                    guard let day = CalendarDay(text) else { continue }
+                    let bounds = zone.bounds(of: day)
+                    if bounds.start != start || bounds.end != end { try retime.run([.integer(bounds.start), .integer(bounds.end), .integer(rid)]) }
+                }
                 // What an agent's item displaced is put back under its day on undo: the new day.
                 let displaced = try db.statement("SELECT rowid, start FROM edit_displaced").rows { ($0.int64(0), $0.int64(1)) }
                 let refile = try db.statement("UPDATE edit_displaced SET day = ? WHERE rowid = ?")
