@@ -256,6 +256,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
             let rows = try RecordInserter(db: db, run: run, existing: existing)
             // By index: a `for in` copies each entry out, retaining every string it holds.
             for index in pending.indices where try rows.insert(pending[index]) { added += 1 }
+            if let changes = rows.totalChanges { try SourceStore.staleBuckets(changes, db: db) }
             try Self.upsert(summaries, db: db)
             try store.mark(rows.touched)
         }
@@ -294,15 +295,16 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
                 let rows: SQLiteStatement
                 if let found {
-                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
                     try rows.bind(1, integer: found.last)
                     try rows.bind(2, integer: run)
                 } else {
-                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND seen <> ?")
                     try rows.bind(1, integer: run)
                 }
                 var gone = [Int64]()
                 var days = Set<String>()
+                var changes = TotalChanges()
                 while try rows.step() {
                     let rid = rows.int64(0)
                     if let found, found.contains(rid) { continue }
@@ -319,11 +321,14 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                     }
                     gone.append(rid)
                     days.insert(rows.text(3))
+                    if rows.int64(5) == 1 { changes.add(metric: rows.text(1), start: start, end: rows.int64(4)) }
                 }
                 rows.rewind()
                 let delete = try db.statement("DELETE FROM record WHERE rid = ?")
                 for rid in gone { try delete.run([.integer(rid)]) }
                 removed += gone.count
+                // A bucket covering a removed total no longer stands for it.
+                try SourceStore.staleBuckets(changes, db: db)
                 // A deleted total may have reached past midnight: the next day is rebuilt too
                 // (an unchanged day comes out with the same fingerprint and is not sent).
                 try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))
