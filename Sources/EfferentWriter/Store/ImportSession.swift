@@ -91,6 +91,15 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// Maps, checks and buffers `record`; its row id is `identity` when given (a ring figure's,
     /// which names a date), else the record's own (decision A.6).
     private func take(_ record: SourceRecord, identity: Int64?) throws {
+        // Decision A.11: a NUL in a source's name (or a device's) is replaced with U+FFFD rather
+        // than refusing the reading: the name is a label, the reading is real. A NUL would end
+        // the text in C and SQL copies of it, and would run two fields of the identity together.
+        if record.source.utf8.contains(0) || record.deviceModel?.utf8.contains(0) == true {
+            var cleaned = record
+            cleaned.source = Self.withoutNUL(record.source)
+            cleaned.deviceModel = record.deviceModel.map(Self.withoutNUL)
+            return try take(cleaned, identity: identity)
+        }
         let mapped: MetricMapping.Mapped
         switch mapping.map(record) {
         case let .success(value): mapped = value
@@ -116,6 +125,11 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
         pending.append(Pending(id: identity ?? identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
+    }
+
+    /// `text` with each NUL replaced by U+FFFD, the replacement character.
+    static func withoutNUL(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
     }
 
     /// Adds a run's count and span to its metric's.
