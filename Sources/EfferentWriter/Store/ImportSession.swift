@@ -2,6 +2,7 @@ import EfferentSQLite
 import EfferentClient
 import EfferentCore
 import Foundation
+import Synchronization
 
 /// One import run streaming into the source store: records are mapped, given their identity
 /// (decision A.6) and their day, and written in transactions of twenty thousand, each carrying the
@@ -59,7 +60,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var spares: [[Pending]] = []
     private let spareLock = NSLock()
     private let inFlight = DispatchGroup()
-    private var failure: Error?
+    /// The writer thread's first failure: set there, read on the reader's thread (issue 31's race).
+    private let failure = Mutex<(any Error)?>(nil)
 
     struct Pending {
         let id: Int64
@@ -195,7 +197,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     /// Hands the buffered batch to the writer thread; throws the writer's first failure.
     func submit() throws {
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         guard !holding, !pending.isEmpty || !summaries.isEmpty else { return }
         // The batch moves into a box the writer empties, so that once written its buffer has one
         // owner again, and the spare can be reused in place rather than copied.
@@ -215,8 +217,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         inFlight.enter()
         writer.async { [self] in
             let records = batch.take()
-            if failure == nil {
-                do { try write(records, summaries) } catch { failure = error }
+            if failure.withLock({ $0 == nil }) {
+                do { try write(records, summaries) } catch { failure.withLock { $0 = $0 ?? error } }
             }
             spareLock.lock()
             spares.append(consume records)
@@ -247,7 +249,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     public func flush() throws {
         try submit()
         inFlight.wait()
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
