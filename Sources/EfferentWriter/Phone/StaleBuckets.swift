@@ -49,28 +49,34 @@ extension SourceStore {
     /// until the phone sends that bucket again. The changes' own days are marked by the caller.
     static func staleBuckets(_ changes: TotalChanges, db: SQLiteConnection) throws {
         guard !changes.isEmpty, try holdsTotalBuckets(db) else { return }
-        // The types stored buckets name, by the metric a raw sample of that type and unit maps to.
-        var types = [String: Set<String>]()
-        for (type, unit) in try db.statement("""
-            SELECT DISTINCT type, unit FROM phone_aggregate WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1
-            AND interval_unit IN ('hour', 'day')
-            """).rows([], { ($0.text(0), $0.optionalText(1)) }) {
-            let sample = SourceRecord(kind: .quantity, type: type, source: "", start: 0, end: 0, value: 0, unit: unit)
-            guard case let .success(mapped) = MetricMapping.map(sample), mapped.target.isTotal else { continue }
-            types[mapped.target.metric, default: []].insert(type)
-        }
-        // A bucket is at most a day (25 hours across a clock change) wide: its start is looked up
-        // in that reach before the span, through the index on the total buckets' starts.
-        let stale = try db.statement("""
-            UPDATE phone_aggregate SET stale = 1 WHERE type = ? AND func = 'sum' AND device_filter = 'all' AND interval_value = 1
-            AND interval_unit IN ('hour', 'day') AND bucket_start > ? AND bucket_start < ? AND bucket_end > ? AND stale = 0
+        // The fresh total buckets meeting a span, found through the index on their starts: a
+        // bucket is at most a day (25 hours across a clock change) wide, so its start lies within
+        // that reach before the span's.
+        let meeting = try db.statement("""
+            SELECT type, unit, interval_unit, bucket_start FROM phone_aggregate WHERE func = 'sum' AND device_filter = 'all'
+            AND interval_value = 1 AND interval_unit IN ('hour', 'day') AND bucket_start > ? AND bucket_start < ? AND bucket_end > ?
+            AND stale = 0
             """)
-        for (metric, spans) in changes.spans {
-            guard let named = types[metric] else { continue }
-            for type in named {
-                for span in spans {
-                    try stale.run([.text(type), .real(Double(span.start - 90_000) * 1000), .real(Double(span.end) * 1000),
-                                   .real(Double(span.start) * 1000)])
+        let stale = try db.statement("""
+            UPDATE phone_aggregate SET stale = 1 WHERE type = ? AND func = 'sum' AND interval_value = 1 AND interval_unit = ?
+            AND device_filter = 'all' AND bucket_start = ?
+            """)
+        // The metric a raw sample of a bucket's type and unit maps to, as `phoneTotals` maps it.
+        var metrics = [String: String?]()
+        func metric(_ type: String, _ unit: String?) -> String? {
+            let key = type + "\u{0}" + (unit ?? "")
+            if let known = metrics[key] { return known }
+            let sample = SourceRecord(kind: .quantity, type: type, source: "", start: 0, end: 0, value: 0, unit: unit)
+            let found: String? = if case let .success(mapped) = MetricMapping.map(sample), mapped.target.isTotal { mapped.target.metric } else { nil }
+            metrics[key] = .some(found)
+            return found
+        }
+        for (changed, spans) in changes.spans {
+            for span in spans {
+                let buckets = try meeting.rows([.real(Double(span.start - 90_000) * 1000), .real(Double(span.end) * 1000),
+                                                .real(Double(span.start) * 1000)]) { ($0.text(0), $0.optionalText(1), $0.text(2), $0.double(3)) }
+                for (type, unit, width, start) in buckets where metric(type, unit) == changed {
+                    try stale.run([.text(type), .text(width), .real(start)])
                 }
             }
         }
