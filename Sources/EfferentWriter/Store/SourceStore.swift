@@ -19,8 +19,8 @@ public final class SourceStore: @unchecked Sendable {
     /// Used only inside `serialized` (tests that run alone read it directly).
     let db: SQLiteConnection
     private let owner = NSRecursiveLock()
-    /// Changed only by `recut(to:)`, under the store's lock.
-    private var currentZone: ZoneCalendar
+    /// Changed only by `recut(to:)`, under the store's lock (read there before it changes).
+    private(set) var currentZone: ZoneCalendar
     /// The zone records are filed under local days of (decision A.4).
     public var zone: ZoneCalendar { serialized { currentZone } }
     /// The database file (its write-ahead log is this with `-wal`).
