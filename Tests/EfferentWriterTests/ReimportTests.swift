@@ -65,4 +65,44 @@ import Testing
             #expect(try await context.client().listing(readKey: setup.reading.readKey) == listed, "the archive changed after import \(run)")
         }
     }
+
+    /// A store an older writer left with the first import's ring figures still over UTC midnights
+    /// beside the pinned zone's (the last day of an export kept both sets): the next import of the
+    /// export removes the stray set, judged by its day, and that day goes again once.
+    @Test func aRingFigureLeftOverUTCMidnightsByAnOlderWriterIsRemoved() async throws {
+        let setup = try await SharedWriterTests.WriterProfile()
+        let yesterday = CalendarDay(unixSeconds: Int64(Date().timeIntervalSince1970)).previous
+        let export = URL(fileURLWithPath: setup.directory + "/export.zip")
+        _ = try ExportGenerator(options: ExportOptions(
+            years: 1, seed: 5, lastDay: LocalDate(year: yesterday.year, month: yesterday.month, day: yesterday.day), days: 20)).writeZip(to: export)
+        let context = try WriterContext(profile: setup.profile, retry: .immediate)
+        #expect(context.zone.identifier == "Europe/Berlin")
+        _ = try context.importExport(at: export)
+        _ = try await context.push(check: .never, priority: SourcePriority())
+        // The newest ring day, and one of its figures copied over that date's UTC midnights under
+        // another id, as the old identity made it.
+        let store = context.store
+        let (day, rid) = try #require(try store.serialized {
+            try store.db.statement("""
+                SELECT day, rid FROM record WHERE metric = 'activitySummary.activeEnergyBurned' ORDER BY start DESC LIMIT 1
+                """).first { ($0.text(0), $0.int64(1)) }
+        })
+        let utc = try #require(CalendarDay(day))
+        try store.serialized {
+            try store.db.statement("""
+                INSERT INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen, sample)
+                SELECT id + 1, metric, total, source, device, ?, ?, value, unit, stage, activity, duration, day, origin, seen, sample
+                FROM record WHERE rid = ?
+                """).run([.integer(utc.startUnixSeconds), .integer(utc.next.startUnixSeconds), .integer(rid)])
+        }
+        let again = try context.importExport(at: export)
+        #expect(again.added == 0 && again.removed == 1, "\(again.added) new, \(again.removed) no longer in the export")
+        let left = try store.serialized {
+            try store.db.statement("SELECT count(*) FROM record WHERE metric = 'activitySummary.activeEnergyBurned' AND day = ?")
+                .first([.text(day)]) { $0.int64(0) }
+        }
+        #expect(left == 1)
+        let push = try await context.push(check: .never, priority: SourcePriority())
+        #expect(push.sent <= 2, "the healed day (and the next, which a removal always rebuilds) at most")
+    }
 }
