@@ -183,4 +183,28 @@ import Testing
                 "\(atFirst) of \(report.built) days were built before the first upload")
         #expect(try harness.store.pendingDays().isEmpty)
     }
+
+    /// Issue 33 item 4, decision A.12: one reading dated 1900 among 20 days of readings costs the
+    /// archive its own day, not 45,000 empty ones; the days of the history's own run, empty ones
+    /// included, are all there, through today. Before, the push was every day from 1900-01-01.
+    @Test func aStrayReadingDatedLongAgoCostsItsOwnDay() async throws {
+        let harness = try await WriterHarness()
+        var records = [heartRate("1900-01-01 12:00:00", 61)]
+        // Every other day from 2024-04-25 to 2024-06-02 (20 days), "today" being 2024-06-03.
+        let days = (0..<20).map { CalendarDay("2024-04-25")!.adding(days: 2 * $0) }
+        for day in days { records.append(heartRate("\(day) 09:00:00", 70)) }
+        try harness.importRecords(records)
+        try harness.store.backfill(through: CalendarDay("2024-06-03")!)
+        let pending = try harness.store.pendingDays()
+        // 1900-01-01, and 2024-04-25 through 2024-06-03 (40 days: 20 with readings, the days between, today).
+        try #require(pending.count == 41, "\(pending.count) days pending")
+        #expect(pending.contains(CalendarDay("1900-01-01")!) && !pending.contains(CalendarDay("1900-01-02")!))
+
+        let report = try await harness.pusher().run(check: .never)
+        #expect(report.sent == 41 && report.refused == 0)
+        let listed = try await harness.client.listing(readKey: harness.reading.readKey)
+        #expect(listed.count == 41 && listed.first?.day == CalendarDay("1900-01-01"))
+        #expect(try await harness.archivedEvents(CalendarDay("2024-05-02")!) == [], "an empty day inside the history's run is there, empty")
+        #expect(try await harness.archivedEvents(CalendarDay("1950-06-01")!) == nil, "a day of the long gap is not")
+    }
 }

@@ -178,6 +178,14 @@ public final class SourceStore: @unchecked Sendable {
         }
     }
 
+    /// The local day of the newest imported record (agents' records aside) on or before `day`.
+    public func latestDay(onOrBefore day: CalendarDay) throws -> CalendarDay? {
+        try serialized {
+            try db.statement("SELECT day FROM record WHERE origin = 0 AND start < ? ORDER BY start DESC LIMIT 1")
+                .first([.integer(currentZone.bounds(of: day).end)]) { CalendarDay($0.text(0)) }.flatMap { $0 }
+        }
+    }
+
     public func recordCount() throws -> Int {
         try serialized {
             Int(try db.statement("SELECT count(*) FROM record").first { $0.int64(0) } ?? 0)
