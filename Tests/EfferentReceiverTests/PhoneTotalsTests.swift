@@ -140,4 +140,30 @@ import Testing
         #expect(try totals(harness, "2016-04-14").day == 5068.5, "nothing inside the fifth day changed")
         #expect(try Set(harness.store.pendingDays().map(\.description)).isSuperset(of: (0..<4).map { "2016-04-1\($0)" }))
     }
+
+    /// The rule holds whichever door changes a total: an export's record added inside a bucket,
+    /// and a newer full export's removal of a record inside another, make those buckets stale.
+    @Test func anImportThatChangesATotalInsideABucketMakesItStale() async throws {
+        let harness = try await ReceiverHarness(zone: "UTC")
+        let d0 = Self.day / 1000, d1 = d0 + 86_400
+        func record(_ start: Double, _ value: Double) -> SourceRecord {
+            SourceRecord(kind: .quantity, type: Self.steps, source: "Anna's iPhone", deviceModel: "iPhone", start: start, end: start + 600,
+                         value: value, unit: "count")
+        }
+        func importing(_ records: [SourceRecord], full: Bool) throws {
+            let session = try harness.store.beginImport(source: "export.xml", format: "apple-xml", full: full)
+            for entry in records { try session.record(entry) }
+            try session.finish()
+        }
+        let exported = [record(d0 + 9 * 3600, 100), record(d1 + 9 * 3600, 200), record(d1 + 15 * 3600, 50), record(d1 + 20 * 3600, 30)]
+        try importing(exported, full: true)
+        #expect(try harness.post(PulsBatchText.batch(aggregates: [bucket("day", d0 * 1000, 101), bucket("day", d1 * 1000, 281)])).status == 200)
+        #expect(try totals(harness, "2024-06-10").day == 101 && totals(harness, "2024-06-11").day == 281)
+
+        try importing([record(d0 + 20 * 3600, 7)], full: false)
+        #expect(try totals(harness, "2024-06-10").day == 107, "an added record: the raw samples decide")
+        #expect(try totals(harness, "2024-06-11").day == 281)
+        try importing([exported[0], exported[1], exported[3]], full: true)
+        #expect(try totals(harness, "2024-06-11").day == 230, "a record the newer export no longer holds: the raw samples decide")
+    }
 }

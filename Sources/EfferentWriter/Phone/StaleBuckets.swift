@@ -24,9 +24,11 @@ struct TotalChanges {
 }
 
 private extension Array where Element == (start: Int64, end: Int64) {
-    /// Appends `[start, end)`, widening the last span instead where the two meet.
+    /// Appends `[start, end)`, widening the last span instead where the gap between them is under
+    /// an hour: no bucket that can stand for a total (an hour or a day) fits in such a gap, so the
+    /// buckets met are the same, and a batch's samples make a few spans rather than one each.
     mutating func merge(_ start: Int64, _ end: Int64) {
-        if let last = self.last, start >= last.start, start <= last.end {
+        if let last = self.last, start >= last.start, start < last.end + 3600 {
             self[count - 1].end = Swift.max(last.end, end)
         } else {
             append((start, end))
