@@ -172,33 +172,40 @@ public final class Pusher {
             return current.sorted { $0.day < $1.day }
         }
         progress?(Progress(done: 0, total: pending.count, bytes: 0))
-        try await withThrowingTaskGroup(of: ([SealedDay], Result<UploadAnswer, ArchiveError>).self) { group in
+        try await withThrowingTaskGroup(of: ([SealedDay], Result<UploadAnswer, ArchiveError>, Result<Void, any Error>).self) { group in
             var flying = 0
             func launch() throws {
                 guard let frame = try nextFrame() else { return }
-                let client = self.client, writer = self.writer
+                let client = self.client, writer = self.writer, store = self.store
                 group.addTask {
                     do throws(ArchiveError) {
-                        return (frame, .success(try await client.upload(frame.map { Frame.Day(day: $0.day, sealed: $0.sealed) }, writer: writer)))
+                        let answer = try await client.upload(frame.map { Frame.Day(day: $0.day, sealed: $0.sealed) }, writer: writer)
+                        // Recorded as soon as the service answers, not when this push next looks
+                        // up from building: a push killed meanwhile keeps it.
+                        let stored = Set(answer.stored)
+                        let recorded = Result<Void, any Error> {
+                            try store.transaction {
+                                for day in frame where stored.contains(day.day) {
+                                    try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
+                                }
+                            }
+                        }
+                        return (frame, .success(answer), recorded)
                     } catch {
-                        return (frame, .failure(error))
+                        return (frame, .failure(error), .success(()))
                     }
                 }
                 flying += 1
                 sentFrames += 1
             }
             while flying < Self.inFlight, !(remaining.isEmpty && current.isEmpty && again.isEmpty) { try launch() }
-            while let (frame, result) = try await group.next() {
+            while let (frame, result, recorded) = try await group.next() {
                 flying -= 1
                 report.requests += 1
+                try recorded.get()
                 switch result {
                 case let .success(answer):
                     let stored = Set(answer.stored)
-                    try store.transaction {
-                        for day in frame where stored.contains(day.day) {
-                            try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
-                        }
-                    }
                     uploaded += frame.map(\.day).filter { stored.contains($0) }
                     report.sent += stored.count
                     report.bytes += answer.bytes
