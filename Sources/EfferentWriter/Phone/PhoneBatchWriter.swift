@@ -2,7 +2,8 @@ import EfferentSQLite
 import EfferentCore
 
 /// The writes of one phone batch, inside the transaction `SourceStore.commit` holds: each line
-/// kind by its storage rule (§6.2–6.7), deletions last, and every day that changed marked.
+/// kind by its storage rule (§6.2–6.7), deletions after the inserts, buckets after both (a batch
+/// never makes its own buckets stale), and every day that changed marked.
 struct PhoneBatchWriter {
     let store: SourceStore
     let db: SQLiteConnection
