@@ -73,6 +73,17 @@ import Testing
         #expect(record.deviceModel == "iPhone")
     }
 
+    /// Issue 33 item 7: a Record's `type` is decoded like any text attribute, so a type written with
+    /// a character reference is the type it names and `&lt;` is `<`, not the literal entity.
+    @Test func aRecordTypeIsEntityDecoded() throws {
+        let xml = ExportFixtures.healthXML("""
+        <Record type="HKQuantityTypeIdentifier&#x48;eartRate" sourceName="Watch" unit="count/min" startDate="2024-03-01 10:00:00 +0100" endDate="2024-03-01 10:00:00 +0100" value="61"/>
+        <Record type="HKQuantityTypeIdentifier&lt;Odd&gt;" sourceName="Watch" unit="count" startDate="2024-03-01 10:00:00 +0100" endDate="2024-03-01 10:00:00 +0100" value="1"/>
+        """)
+        let records = try ExportFixtures.parse(xml).records
+        #expect(records.map(\.type) == ["HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifier<Odd>"])
+    }
+
     /// The DTD: "Any Records that appear as children of a correlation also appear as top-level records".
     @Test func correlationChildrenAreNotDoubled() throws {
         let systolic = "<Record type=\"HKQuantityTypeIdentifierBloodPressureSystolic\" sourceName=\"Beurer HealthCoach\" unit=\"mmHg\" startDate=\"2023-07-23 09:24:00 -0400\" endDate=\"2023-07-23 09:24:00 -0400\" value=\"113\"/>"

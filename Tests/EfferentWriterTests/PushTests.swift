@@ -3,6 +3,7 @@ import EfferentCore
 @testable import EfferentServer
 @testable import EfferentWriter
 import Foundation
+import Synchronization
 import Testing
 
 /// The writer end to end against the real service: days built, sealed, sent, read back through
@@ -128,5 +129,82 @@ import Testing
         let hours = day1.filter { $0.metric == "steps" && $0.bucket == .hour }
         #expect(hours.map(\.value) == [1750, 300], "09:00–10:00 holds 1000 + 750; 18:00 holds 300")
         #expect(hours.allSatisfy { $0.end - $0.start == 3600 })
+    }
+
+    /// How far a push's building ran ahead of its first upload.
+    final class BuildProbe: Sendable {
+        let built = Mutex(0)
+        let builtAtFirstUpload = Mutex<Int?>(nil)
+    }
+
+    /// Notes, at the first upload, how many days the push had built.
+    final class FirstUploadProbe: HTTPTransport {
+        let inner: CurlTransport
+        let probe: BuildProbe
+        init(endpoint: String, probe: BuildProbe) {
+            inner = CurlTransport(endpoint: endpoint)
+            self.probe = probe
+        }
+        func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
+            if request.method == "PUT" && request.target.hasSuffix("/days") {
+                let built = probe.built.withLock { $0 }
+                probe.builtAtFirstUpload.withLock { $0 = $0 ?? built }
+            }
+            return try await inner.send(request)
+        }
+    }
+
+    /// Issue 33 item 7: a push that must build many days sends each frame as soon as it is full
+    /// (four in flight) rather than building every day first, so a push killed while building has
+    /// already recorded what it sent and the next run goes on from there. Before, the first upload
+    /// left only after all 401 days were built: a kill in that time kept nothing, however often
+    /// the push was run again.
+    @Test func aPushSendsItsFirstFramesBeforeItHasBuiltEveryDay() async throws {
+        let harness = try await WriterHarness()
+        // A reading a day for the 400 days before the harness's "today" (2024-06-03).
+        let records = (1...400).map { back in
+            SourceRecord(kind: .quantity, type: "HKQuantityTypeIdentifierHeartRate", source: "Apple Watch", deviceModel: "Watch",
+                         start: harness.now.timeIntervalSince1970 - Double(back) * 86_400, end: harness.now.timeIntervalSince1970 - Double(back) * 86_400,
+                         value: 60, unit: "count/min")
+        }
+        try harness.importRecords(records)
+        let probe = BuildProbe()
+        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(harness.daemon.port)", bucket: harness.reading.bucket, retry: .immediate,
+                                   transport: FirstUploadProbe(endpoint: "http://127.0.0.1:\(harness.daemon.port)", probe: probe))
+        let fixed = harness.now
+        let pusher = Pusher(store: harness.store, builder: DayBuilder(store: harness.store, hourlyFrom: nil), client: client,
+                            reading: harness.reading, writer: harness.writer, now: { fixed })
+        pusher.onBuilt = { _ in probe.built.withLock { $0 += 1 } }
+        let report = try await pusher.run(check: .never)
+        #expect(report.built > 400 && report.sent == report.built && report.refused == 0)
+        let atFirst = try #require(probe.builtAtFirstUpload.withLock { $0 })
+        // The frames in flight, and the day that closed the last of them.
+        #expect(atFirst <= Pusher.inFlight * ProtocolLimits.maxDaysPerRequest + 1,
+                "\(atFirst) of \(report.built) days were built before the first upload")
+        #expect(try harness.store.pendingDays().isEmpty)
+    }
+
+    /// Issue 33 item 4, decision A.12: one reading dated 1900 among 20 days of readings costs the
+    /// archive its own day, not 45,000 empty ones; the days of the history's own run, empty ones
+    /// included, are all there, through today. Before, the push was every day from 1900-01-01.
+    @Test func aStrayReadingDatedLongAgoCostsItsOwnDay() async throws {
+        let harness = try await WriterHarness()
+        var records = [heartRate("1900-01-01 12:00:00", 61)]
+        // Every other day from 2024-04-25 to 2024-06-02 (20 days), "today" being 2024-06-03.
+        let days = (0..<20).map { CalendarDay("2024-04-25")!.adding(days: 2 * $0) }
+        for day in days { records.append(heartRate("\(day) 09:00:00", 70)) }
+        try harness.importRecords(records)
+        try harness.store.backfill(through: CalendarDay("2024-06-03")!)
+        let pending = try harness.store.pendingDays()
+        // 1900-01-01, and 2024-04-25 through 2024-06-03 (40 days: 20 with readings, the days between, today).
+        try #require(pending.count == 41, "\(pending.count) days pending")
+        #expect(pending.contains(CalendarDay("1900-01-01")!) && !pending.contains(CalendarDay("1900-01-02")!))
+
+        let report = try await harness.pusher().run(check: .never)
+        #expect(report.sent == 41 && report.refused == 0)
+        let listed = try await harness.client.listing(readKey: harness.reading.readKey)
+        #expect(listed.count == 41 && listed.first?.day == CalendarDay("1900-01-01"))
+        #expect(try await harness.archivedEvents(CalendarDay("2024-05-02")!) == [], "an empty day inside the history's run is there, empty")
+        #expect(try await harness.archivedEvents(CalendarDay("1950-06-01")!) == nil, "a day of the long gap is not")
     }
 }

@@ -181,8 +181,10 @@ public final class HealthExportReader {
     // MARK: Attributes
 
     private func record(_ tag: XMLTag) throws -> SourceRecord? {
-        guard let typeRaw = tag.rawAttribute("type") else { return nil }
-        let type = types.string(typeRaw, entities: false)
+        // Decoded like every other text attribute: `&lt;` in a type is `<` (a type so named maps to
+        // nothing and is named as not carried, under its real name).
+        guard let (typeRaw, typeEntities) = tag.rawAttributeAndEntity("type") else { return nil }
+        let type = types.string(typeRaw, entities: typeEntities)
         // A run of one type shares one String, so this compares a pointer.
         if type != typeKind.type {
             typeKind = (type, type.hasPrefix("HKCategoryTypeIdentifier"), type.hasPrefix("HKQuantityTypeIdentifier"))

@@ -49,6 +49,13 @@ public struct XMLTag {
         return bytes[span.valueStart..<span.valueEnd]
     }
 
+    /// The raw bytes of the last attribute called `name` and whether they need entity decoding,
+    /// found in one lookup (for attributes read on every record), or nil.
+    func rawAttributeAndEntity(_ name: StaticString) -> (raw: ArraySlice<UInt8>, hasEntity: Bool)? {
+        guard let span = span(name) else { return nil }
+        return (bytes[span.valueStart..<span.valueEnd], span.hasEntity)
+    }
+
     /// The value of the last attribute called `name`, entities decoded, or nil.
     public func attribute(_ name: StaticString) -> String? {
         guard let span = span(name) else { return nil }

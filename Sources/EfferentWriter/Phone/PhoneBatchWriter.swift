@@ -2,7 +2,8 @@ import EfferentSQLite
 import EfferentCore
 
 /// The writes of one phone batch, inside the transaction `SourceStore.commit` holds: each line
-/// kind by its storage rule (§6.2–6.7), deletions last, and every day that changed marked.
+/// kind by its storage rule (§6.2–6.7), deletions after the inserts, buckets after both (a batch
+/// never makes its own buckets stale), and every day that changed marked.
 struct PhoneBatchWriter {
     let store: SourceStore
     let db: SQLiteConnection
@@ -11,6 +12,8 @@ struct PhoneBatchWriter {
     let index: PhoneSampleIndex
     /// Days changed by something other than an added record (a replaced ring, a deletion, a bucket).
     var marked = Set<String>()
+    /// Where this batch's deletions removed totals.
+    var removedTotals = TotalChanges()
 
     init(store: SourceStore, db: SQLiteConnection, batch: PulsBatch, run: Int64, samples: PhoneSampleIndex) throws {
         self.store = store
@@ -24,11 +27,16 @@ struct PhoneBatchWriter {
         try samples(&counts)
         counts.routePoints = try points(batch.routes, table: "phone_route_point", &counts)
         counts.seriesPoints = try points(batch.series, table: "phone_series_point", &counts)
-        try aggregates(&counts)
         try summaries(&counts)
         try profile()
         // After every insert, so a batch that adds and deletes one UUID ends with it deleted (§6.3).
         try deletions(&counts)
+        // The buckets stored before this batch that its changes fall inside stand no more; this
+        // batch's own buckets come after, fresh: the phone computed them with its samples.
+        var changes = rows.totalChanges ?? TotalChanges()
+        changes.formUnion(removedTotals)
+        try SourceStore.staleBuckets(changes, db: db)
+        try aggregates(&counts)
         let days = rows.touched.union(marked)
         counts.days = days.count
         try store.mark(days)
@@ -118,7 +126,7 @@ struct PhoneBatchWriter {
             INSERT INTO phone_aggregate (type, func, interval_value, interval_unit, device_filter, bucket_start, bucket_end, value, unit)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (type, func, interval_value, interval_unit, device_filter, bucket_start)
-            DO UPDATE SET bucket_end = excluded.bucket_end, value = excluded.value, unit = excluded.unit
+            DO UPDATE SET bucket_end = excluded.bucket_end, value = excluded.value, unit = excluded.unit, stale = 0
             """)
         for aggregate in batch.aggregates {
             let identity = aggregate.identity
@@ -174,12 +182,16 @@ struct PhoneBatchWriter {
     private mutating func deletions(_ counts: inout SourceStore.PhoneBatchCounts) throws {
         guard !batch.deletions.isEmpty else { return }
         let days = try db.statement("SELECT day, max(total) FROM record WHERE sample = ? GROUP BY day")
+        let totals = try db.statement("SELECT metric, start, end FROM record WHERE sample = ? AND total = 1")
         for deletion in batch.deletions {
             let uuid: SQLiteValue = .blob(deletion.uuid.bytes)
             guard let (sid, present) = try index.find(deletion.uuid) else { continue }
             for (day, total) in try days.rows([.integer(sid)], { ($0.text(0), $0.int64(1) == 1) }) {
                 marked.insert(day)
                 if total, let next = CalendarDay(day)?.next { marked.insert(next.description) }
+            }
+            for (metric, start, end) in try totals.rows([.integer(sid)], { ($0.text(0), $0.int64(1), $0.int64(2)) }) {
+                removedTotals.add(metric: metric, start: start, end: end)
             }
             try db.statement("DELETE FROM record WHERE sample = ?").run([.integer(sid)])
             try db.statement("DELETE FROM phone_route_point WHERE workout = ?").run([uuid])

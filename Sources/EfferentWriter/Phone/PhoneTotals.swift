@@ -69,7 +69,7 @@ extension SourceStore {
             try db.statement("""
                 SELECT type, interval_unit, bucket_start, bucket_end, value, unit FROM phone_aggregate
                 WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day')
-                AND bucket_start >= ? AND bucket_start < ?
+                AND bucket_start >= ? AND bucket_start < ? AND stale = 0
                 """).rows([.real(Double(start) * 1000), .real(Double(end) * 1000)]) { row in
                 (row.text(0), row.text(1) == "day", row.double(2) / 1000, row.double(3) / 1000, row.isNull(4) ? nil : row.double(4),
                  row.optionalText(5))

@@ -35,11 +35,19 @@ public struct PulsBatch: Sendable {
 
     /// Files the records under their days in `zone`, as a re-cut files stored ones: a batch read
     /// while another batch's zone pinned the archive is committed after that re-cut, under the new
-    /// cut. Ring figures stay on their own local date, as a re-cut leaves them.
+    /// cut. Ring figures stay on their own local date, over its bounds in the new zone, as a re-cut
+    /// leaves them (their identity names the date, so it stays).
     mutating func refile(in zone: ZoneCalendar) {
         let days = DayNames(zone: zone)
-        for index in records.indices where !records[index].mapped.target.metric.hasPrefix("activitySummary.") {
+        for index in records.indices {
             let record = records[index]
+            guard !record.mapped.target.metric.hasPrefix("activitySummary.") else {
+                guard let day = CalendarDay(record.day) else { continue }
+                let (start, end) = zone.bounds(of: day)
+                records[index].record.start = Double(start)
+                records[index].record.end = Double(end)
+                continue
+            }
             (records[index].day, records[index].spillDay) = ImportSession.days(of: record.record, isTotal: record.mapped.target.isTotal, in: days)
         }
         self.zone = zone.identifier

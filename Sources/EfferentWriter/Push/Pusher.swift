@@ -126,90 +126,86 @@ public final class Pusher {
         try? store.listed(listing.filter { wanted.contains($0.day) }.map { ($0.day, $0.uploaded) })
     }
 
-    /// Builds pending days newest first, packs month frames and sends them four at a time.
+    /// Builds pending days newest first, packs month frames and sends each as soon as it is full,
+    /// four in flight, building the next ones meanwhile. A frame's days are recorded when the
+    /// service answers, so a push killed part-way (while still building, say) keeps what it sent:
+    /// the next run starts where it stopped instead of rebuilding everything before sending
+    /// anything (issue 33: a push killed in its first ~12 s of building made no progress).
     func send(_ report: inout Report) async throws {
         let deflater = try Deflater()
         // A day after tomorrow cannot be taken yet (§6); a record dated in the future (a phone clock
         // set forward) waits, marked, instead of being refused five times.
         let pending = try store.pendingDays().filter { $0 <= today.next }
-        var frames = [[SealedDay]]()
+        var remaining = pending[...]
         var current = [SealedDay]()
         var currentBytes = 0
-        func close() {
-            guard !current.isEmpty else { return }
-            frames.append(current.sorted { $0.day < $1.day })
-            current = []
-            currentBytes = 0
-        }
-        for day in pending {
-            // The marks are read before the records: a record committed after this read marks the
-            // day again, and the mark survives this push.
-            let ledger = try store.ledger(day)
-            let marks = ledger?.marks ?? 0
-            let fitted: DayBuilder.Fitted, sealed: [UInt8]
-            do {
-                fitted = try builder.fittedBody(for: day, deflater: deflater)
-                sealed = try SealedEnvelope.seal(try fitted.deflated ?? fitted.body.deflated(using: deflater), to: reading.publicKey,
-                                                 aad: .day(bucket: client.bucket.rawValue, day: day))
-            } catch {
-                // One day that cannot be built (a record from before import checks existed) is
-                // parked with the reason; every other day still goes.
-                let reason = "\(day) cannot be built: \(error)"
-                try store.park(day, refusal: reason)
-                report.parkedNow[day] = reason
-                continue
-            }
-            report.built += 1
-            if fitted.keptEveryNthFix > 1 { report.thinned[day] = fitted.keptEveryNthFix }
-            let digest = fitted.body.fingerprint
-            if let known = ledger?.digest, known == digest {
-                try store.unchanged(day, marks: marks)
-                report.unchanged += 1
-                continue
-            }
-            guard sealed.count <= ProtocolLimits.maxDayBytes else {
-                let reason = "\(day) seals to \(sealed.count) bytes, over the service's \(ProtocolLimits.maxDayBytes) for one day"
-                try store.park(day, refusal: reason)
-                report.parkedNow[day] = reason
-                continue
-            }
-            let size = Frame.dayBytes + Frame.lengthBytes + sealed.count
-            if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) { close() }
-            current.append(SealedDay(day: day, sealed: sealed, digest: digest, marks: marks))
-            currentBytes += size
-        }
-        close()
-        let total = frames.reduce(0) { $0 + $1.count }
+        /// Frames refused for what they hold, to go again a day at a time.
+        var again = [[SealedDay]]()
+        /// Days done with: unchanged, parked, or in a frame the service answered.
         var done = 0
         var uploaded = [CalendarDay]()
-        progress?(Progress(done: 0, total: total, bytes: 0))
-        var next = 0
-        try await withThrowingTaskGroup(of: (Int, Result<UploadAnswer, ArchiveError>).self) { group in
-            func launch() {
-                guard next < frames.count else { return }
-                let index = next, frame = frames[index]
-                let client = self.client, writer = self.writer
+        var sentFrames = 0
+        /// The next frame to send: a day of a refused frame, else days built until a frame is full
+        /// or none are left; nil when everything is built and sent.
+        func nextFrame() throws -> [SealedDay]? {
+            if !again.isEmpty { return again.removeFirst() }
+            while let day = remaining.popFirst() {
+                guard let sealed = try build(day, deflater: deflater, report: &report) else {
+                    done += 1
+                    continue
+                }
+                let size = Frame.dayBytes + Frame.lengthBytes + sealed.sealed.count
+                if current.count == ProtocolLimits.maxDaysPerRequest || (!current.isEmpty && currentBytes + size > Self.maxFrameBytes) {
+                    let full = current.sorted { $0.day < $1.day }
+                    current = [sealed]
+                    currentBytes = size
+                    return full
+                }
+                current.append(sealed)
+                currentBytes += size
+            }
+            guard !current.isEmpty else { return nil }
+            defer {
+                current = []
+                currentBytes = 0
+            }
+            return current.sorted { $0.day < $1.day }
+        }
+        progress?(Progress(done: 0, total: pending.count, bytes: 0))
+        try await withThrowingTaskGroup(of: ([SealedDay], Result<UploadAnswer, ArchiveError>, Result<Void, any Error>).self) { group in
+            var flying = 0
+            func launch() throws {
+                guard let frame = try nextFrame() else { return }
+                let client = self.client, writer = self.writer, store = self.store
                 group.addTask {
                     do throws(ArchiveError) {
-                        return (index, .success(try await client.upload(frame.map { Frame.Day(day: $0.day, sealed: $0.sealed) }, writer: writer)))
+                        let answer = try await client.upload(frame.map { Frame.Day(day: $0.day, sealed: $0.sealed) }, writer: writer)
+                        // Recorded as soon as the service answers, not when this push next looks
+                        // up from building: a push killed meanwhile keeps it.
+                        let stored = Set(answer.stored)
+                        let recorded = Result<Void, any Error> {
+                            try store.transaction {
+                                for day in frame where stored.contains(day.day) {
+                                    try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
+                                }
+                            }
+                        }
+                        return (frame, .success(answer), recorded)
                     } catch {
-                        return (index, .failure(error))
+                        return (frame, .failure(error), .success(()))
                     }
                 }
-                next += 1
+                flying += 1
+                sentFrames += 1
             }
-            for _ in 0..<Self.inFlight { launch() }
-            while let (index, result) = try await group.next() {
-                let frame = frames[index]
+            while flying < Self.inFlight, !(remaining.isEmpty && current.isEmpty && again.isEmpty) { try launch() }
+            while let (frame, result, recorded) = try await group.next() {
+                flying -= 1
                 report.requests += 1
+                try recorded.get()
                 switch result {
                 case let .success(answer):
                     let stored = Set(answer.stored)
-                    try store.transaction {
-                        for day in frame where stored.contains(day.day) {
-                            try store.accepted(day.day, digest: day.digest, bytes: day.sealed.count, marks: day.marks)
-                        }
-                    }
                     uploaded += frame.map(\.day).filter { stored.contains($0) }
                     report.sent += stored.count
                     report.bytes += answer.bytes
@@ -220,8 +216,8 @@ public final class Pusher {
                     // Any other 4xx counts an attempt against every day of the frame; 5xx and
                     // network failures were already retried and leave the days marked.
                     if frame.count > 1, let status = error.status, status == 400 || status == 413 {
-                        frames += frame.map { [$0] }
-                        launch()
+                        again += frame.map { [$0] }
+                        while flying < Self.inFlight, !again.isEmpty { try launch() }
                         continue
                     }
                     if let status = error.status, (400..<500).contains(status), status != 429 {
@@ -233,13 +229,54 @@ public final class Pusher {
                     lastError = error
                 }
                 done += frame.count
-                progress?(Progress(done: done, total: total, bytes: report.bytes))
-                launch()
+                progress?(Progress(done: done, total: pending.count, bytes: report.bytes))
+                while flying < Self.inFlight, !(remaining.isEmpty && current.isEmpty && again.isEmpty) { try launch() }
             }
         }
         await recordListedTimes(of: uploaded)
-        if report.sent == 0, total > 0, let lastError { throw lastError }
+        if report.sent == 0, sentFrames > 0, let lastError { throw lastError }
     }
+
+    /// Builds and seals `day`; nil when it needs no upload (its fingerprint is the one the archive
+    /// last accepted) or was parked (it cannot be built, or seals over the service's 1 MiB).
+    func build(_ day: CalendarDay, deflater: Deflater, report: inout Report) throws -> SealedDay? {
+        // The marks are read before the records: a record committed after this read marks the
+        // day again, and the mark survives this push.
+        let ledger = try store.ledger(day)
+        let marks = ledger?.marks ?? 0
+        let fitted: DayBuilder.Fitted, sealed: [UInt8]
+        do {
+            fitted = try builder.fittedBody(for: day, deflater: deflater)
+            sealed = try SealedEnvelope.seal(try fitted.deflated ?? fitted.body.deflated(using: deflater), to: reading.publicKey,
+                                             aad: .day(bucket: client.bucket.rawValue, day: day))
+        } catch {
+            // One day that cannot be built (a record from before import checks existed) is
+            // parked with the reason; every other day still goes.
+            let reason = "\(day) cannot be built: \(error)"
+            try store.park(day, refusal: reason)
+            report.parkedNow[day] = reason
+            return nil
+        }
+        report.built += 1
+        onBuilt?(day)
+        if fitted.keptEveryNthFix > 1 { report.thinned[day] = fitted.keptEveryNthFix }
+        let digest = fitted.body.fingerprint
+        if let known = ledger?.digest, known == digest {
+            try store.unchanged(day, marks: marks)
+            report.unchanged += 1
+            return nil
+        }
+        guard sealed.count <= ProtocolLimits.maxDayBytes else {
+            let reason = "\(day) seals to \(sealed.count) bytes, over the service's \(ProtocolLimits.maxDayBytes) for one day"
+            try store.park(day, refusal: reason)
+            report.parkedNow[day] = reason
+            return nil
+        }
+        return SealedDay(day: day, sealed: sealed, digest: digest, marks: marks)
+    }
+
+    /// Called with each day built (tests: how far building ran ahead of the uploads).
+    var onBuilt: ((CalendarDay) -> Void)?
 
     private var lastError: ArchiveError?
 

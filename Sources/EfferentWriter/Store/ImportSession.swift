@@ -2,6 +2,7 @@ import EfferentSQLite
 import EfferentClient
 import EfferentCore
 import Foundation
+import Synchronization
 
 /// One import run streaming into the source store: records are mapped, given their identity
 /// (decision A.6) and their day, and written in transactions of twenty thousand, each carrying the
@@ -59,11 +60,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var spares: [[Pending]] = []
     private let spareLock = NSLock()
     private let inFlight = DispatchGroup()
-    private var failure: Error?
+    /// The writer thread's first failure: set there, read on the reader's thread (issue 31's race).
+    private let failure = Mutex<(any Error)?>(nil)
 
     struct Pending {
         let id: Int64
-        let record: SourceRecord
+        var record: SourceRecord
         let mapped: MetricMapping.Mapped
         var day: String
         var spillDay: String?
@@ -85,6 +87,21 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 
     public func record(_ record: SourceRecord) throws {
+        try take(record, identity: nil)
+    }
+
+    /// Maps, checks and buffers `record`; its row id is `identity` when given (a ring figure's,
+    /// which names a date), else the record's own (decision A.6).
+    private func take(_ record: SourceRecord, identity: Int64?) throws {
+        // Decision A.11: a NUL in a source's name (or a device's) is replaced with U+FFFD rather
+        // than refusing the reading: the name is a label, the reading is real. A NUL would end
+        // the text in C and SQL copies of it, and would run two fields of the identity together.
+        if record.source.utf8.contains(0) || record.deviceModel?.utf8.contains(0) == true {
+            var cleaned = record
+            cleaned.source = Self.withoutNUL(record.source)
+            cleaned.deviceModel = record.deviceModel.map(Self.withoutNUL)
+            return try take(cleaned, identity: identity)
+        }
         let mapped: MetricMapping.Mapped
         switch mapping.map(record) {
         case let .success(value): mapped = value
@@ -108,8 +125,13 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
             if mapped.target.isTotal { totalMetrics.insert(mapped.target.metric) }
         }
         let (day, spill) = Self.days(of: record, isTotal: mapped.target.isTotal, in: days)
-        pending.append(Pending(id: identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
+        pending.append(Pending(id: identity ?? identityOf(record), record: record, mapped: mapped, day: day, spillDay: spill))
         if pending.count >= Self.batch { try submit() }
+    }
+
+    /// `text` with each NUL replaced by U+FFFD, the replacement character.
+    static func withoutNUL(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
     }
 
     /// Adds a run's count and span to its metric's.
@@ -132,19 +154,35 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     var zone: ZoneCalendar { days.zone }
 
     /// Apple's ring figures are kept for `check` and carried as `activitySummary.*` records over
-    /// their local day in the pinned zone (decision A.9); they have no source.
+    /// their local day in the pinned zone (decision A.9); they have no source. Their identity is
+    /// the date's, not the instants' (`ringRecord`): the instants depend on the zone the days are
+    /// cut in, which the first import of an archive learns only after it has read its records.
     public func activitySummary(_ summary: ActivitySummaryRecord) throws {
         summaries.append(summary)
         if summaries.count >= Self.batch { try submit() }
         guard let day = CalendarDay(summary.day) else { return }
-        // The session's own zone: the store's would wait for the lock the writer thread holds
-        // through each batch's transaction.
-        let (start, end) = zone.bounds(of: day)
         for (name, value) in summary.rings.sorted(by: { $0.key < $1.key }) {
             guard let part = RecordParts.activitySummary[name] else { continue }
-            try record(SourceRecord(kind: .part, type: part.metric, source: "", start: Double(start), end: Double(end),
-                                    value: value, unit: part.unit))
+            // The session's own zone: the store's would wait for the lock the writer thread holds
+            // through each batch's transaction.
+            let (record, id) = Self.ringRecord(part, value: value, on: day, in: zone, identities: &identities)
+            try take(record, identity: id)
         }
+    }
+
+    /// A ring figure's record over `day`'s local bounds in `zone`, and its row id: decision A.6's
+    /// hash with the date in place of the instants (the day's bounds in UTC), so the same figure
+    /// has the same identity whatever zone the archive's days are cut in — an import in the
+    /// provisional zone, its re-cut and a later import in the pinned zone meet on one row.
+    static func ringRecord(_ part: RecordParts.Part, value: Double, on day: CalendarDay, in zone: ZoneCalendar,
+                           identities: inout RecordIdentity) -> (SourceRecord, Int64) {
+        let (start, end) = zone.bounds(of: day)
+        var record = SourceRecord(kind: .part, type: part.metric, source: "", start: Double(day.startUnixSeconds),
+                                  end: Double(day.next.startUnixSeconds), value: value, unit: part.unit)
+        let id = identities.of(record)
+        record.start = Double(start)
+        record.end = Double(end)
+        return (record, id)
     }
 
     /// What was carried per kind and what was not, for the import's last lines.
@@ -159,7 +197,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     /// Hands the buffered batch to the writer thread; throws the writer's first failure.
     func submit() throws {
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         guard !holding, !pending.isEmpty || !summaries.isEmpty else { return }
         // The batch moves into a box the writer empties, so that once written its buffer has one
         // owner again, and the spare can be reused in place rather than copied.
@@ -179,8 +217,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         inFlight.enter()
         writer.async { [self] in
             let records = batch.take()
-            if failure == nil {
-                do { try write(records, summaries) } catch { failure = error }
+            if failure.withLock({ $0 == nil }) {
+                do { try write(records, summaries) } catch { failure.withLock { $0 = $0 ?? error } }
             }
             spareLock.lock()
             spares.append(consume records)
@@ -211,7 +249,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     public func flush() throws {
         try submit()
         inFlight.wait()
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
@@ -234,6 +272,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
             let rows = try RecordInserter(db: db, run: run, existing: existing)
             // By index: a `for in` copies each entry out, retaining every string it holds.
             for index in pending.indices where try rows.insert(pending[index]) { added += 1 }
+            if let changes = rows.totalChanges { try SourceStore.staleBuckets(changes, db: db) }
             try Self.upsert(summaries, db: db)
             try store.mark(rows.touched)
         }
@@ -272,27 +311,40 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
                 // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
                 let rows: SQLiteStatement
                 if let found {
-                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
                     try rows.bind(1, integer: found.last)
                     try rows.bind(2, integer: run)
                 } else {
-                    rows = try db.statement("SELECT rid, metric, start, day FROM record WHERE origin = 0 AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND seen <> ?")
                     try rows.bind(1, integer: run)
                 }
                 var gone = [Int64]()
                 var days = Set<String>()
+                var changes = TotalChanges()
                 while try rows.step() {
                     let rid = rows.int64(0)
                     if let found, found.contains(rid) { continue }
-                    let start = rows.int64(2)
-                    guard let span = spans[rows.text(1)], start >= span.first, start <= span.last else { continue }
+                    let start = rows.int64(2), metric = rows.text(1)
+                    guard let span = spans[metric] else { continue }
+                    if RecordParts.isSourceless(metric) {
+                        // A ring figure names a date: it is inside the span when its day is, whatever
+                        // zone its instants were cut in (one an earlier import stored in a provisional
+                        // zone lies hours from the pinned zone's midnight).
+                        let day = rows.text(3)
+                        guard day >= zone.day(of: Double(span.first)).description, day <= zone.day(of: Double(span.last)).description else { continue }
+                    } else {
+                        guard start >= span.first, start <= span.last else { continue }
+                    }
                     gone.append(rid)
                     days.insert(rows.text(3))
+                    if rows.int64(5) == 1 { changes.add(metric: rows.text(1), start: start, end: rows.int64(4)) }
                 }
                 rows.rewind()
                 let delete = try db.statement("DELETE FROM record WHERE rid = ?")
                 for rid in gone { try delete.run([.integer(rid)]) }
                 removed += gone.count
+                // A bucket covering a removed total no longer stands for it.
+                try SourceStore.staleBuckets(changes, db: db)
                 // A deleted total may have reached past midnight: the next day is rebuilt too
                 // (an unchanged day comes out with the same fingerprint and is not sent).
                 try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))

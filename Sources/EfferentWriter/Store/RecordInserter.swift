@@ -20,6 +20,9 @@ final class RecordInserter {
     /// The `statement.clearings` that `boundText` holds for: another use of the same SQL clears
     /// the statement's bindings, and then `boundText` is forgotten.
     private var clearings: Int
+    /// Where added totals lie, when the store holds phone buckets they could make stale (nil: none
+    /// stored, and nothing is noted).
+    private(set) var totalChanges: TotalChanges?
 
     /// What becomes of a record that is already stored.
     enum Existing {
@@ -35,6 +38,7 @@ final class RecordInserter {
         self.db = db
         self.run = run
         self.existing = existing
+        totalChanges = try SourceStore.holdsTotalBuckets(db) ? TotalChanges() : nil
         statement = try db.statement("""
             INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin,
                                           seen, sample)
@@ -104,6 +108,9 @@ final class RecordInserter {
             lastTouched = entry.day
         }
         if let spill = entry.spillDay { touched.insert(spill) }
+        if totalChanges != nil, mapped.target.isTotal {
+            totalChanges?.add(metric: mapped.target.metric, start: start, end: Int64(entry.record.end.rounded(.down)))
+        }
         return true
     }
 }

@@ -138,18 +138,39 @@ extension SourceStore {
         }
     }
 
-    /// Marks every day from the earliest record's to `through` that the ledger does not know yet,
-    /// so the archive holds every day of the history, empty ones included (§9.4 first export).
+    /// The longest run of days without a record the archive still holds as empty days (decision
+    /// A.12): a longer gap is left out, so a stray reading dated 1900 costs its own day, not a
+    /// century of empty ones.
+    public static let longestFilledGap = 366
+
+    /// Marks the days the ledger does not know yet that the archive holds empty (§9.4 first
+    /// export, decision A.12): every day of a gap of at most `longestFilledGap` days between two
+    /// days the ledger knows (from the earliest imported record's on), and every day from the
+    /// newest imported record's through `through`. A day holding a record is always in the
+    /// ledger: its record marked it.
     public func backfill(through last: CalendarDay) throws {
         try serialized {
             guard let first = try earliestDay(), first <= last else { return }
+            // Agents' records before the earliest imported one stand alone (they never move the
+            // start of the archive's run of days).
+            let known = try db.statement("SELECT day FROM day WHERE day >= ? AND day <= ? ORDER BY day")
+                .rows([.text(first.description), .text(last.description)]) { CalendarDay($0.text(0)) }.compactMap { $0 }
+            guard !known.isEmpty, let newest = try latestDay(onOrBefore: last) else { return }
             try db.write {
                 let statement = try db.statement("INSERT OR IGNORE INTO day (day, dirty, attempts) VALUES (?, 1, 0)")
-                var day = first
-                while day <= last {
-                    try statement.run([.text(day.description)])
-                    day = day.next
+                func fill(after start: CalendarDay, before end: CalendarDay) throws {
+                    var day = start.next
+                    while day < end {
+                        try statement.run([.text(day.description)])
+                        day = day.next
+                    }
                 }
+                for (earlier, later) in zip(known, known.dropFirst())
+                where later.daysSinceEpoch - earlier.daysSinceEpoch - 1 <= Int64(Self.longestFilledGap) {
+                    try fill(after: earlier, before: later)
+                }
+                try statement.run([.text(newest.description)])
+                try fill(after: newest, before: last.next)
             }
         }
     }

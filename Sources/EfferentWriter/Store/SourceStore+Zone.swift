@@ -34,6 +34,27 @@ extension SourceStore {
                         day = day.next
                     }
                 }
+                // Apple's ring figures stay on their date, over its bounds in the new zone, so the
+                // store holds what an import in that zone would have stored (their identity names
+                // the date, not the instants: decision A.6). They span their day's bounds in the
+                // old zone, so each day's are found by that start through the (start, id) index —
+                // one lookup a day, not a pass over every row (there is no index on the metric).
+                let old = currentZone
+                if let (first, last) = try db.statement("SELECT min(start), max(start) FROM record")
+                    .first([], { row in row.isNull(0) ? nil : (row.int64(0), row.int64(1)) }).flatMap({ $0 }) {
+                    // A row already there with the same start and identity is the same figure: it gives way.
+                    let retime = try db.statement("""
+                        UPDATE OR REPLACE record SET start = ?, end = ? WHERE start = ? AND end = ? AND origin = 0
+                        AND metric >= 'activitySummary.' AND metric < 'activitySummary/'
+                        """)
+                    var day = old.day(of: Double(first))
+                    let lastDay = old.day(of: Double(last))
+                    while day <= lastDay {
+                        let was = old.bounds(of: day), now = zone.bounds(of: day)
+                        if was != now { try retime.run([.integer(now.start), .integer(now.end), .integer(was.start), .integer(was.end)]) }
+                        day = day.next
+                    }
+                }
                 // What an agent's item displaced is put back under its day on undo: the new day.
                 let displaced = try db.statement("SELECT rowid, start FROM edit_displaced").rows { ($0.int64(0), $0.int64(1)) }
                 let refile = try db.statement("UPDATE edit_displaced SET day = ? WHERE rowid = ?")

@@ -19,8 +19,8 @@ public final class SourceStore: @unchecked Sendable {
     /// Used only inside `serialized` (tests that run alone read it directly).
     let db: SQLiteConnection
     private let owner = NSRecursiveLock()
-    /// Changed only by `recut(to:)`, under the store's lock.
-    private var currentZone: ZoneCalendar
+    /// Changed only by `recut(to:)`, under the store's lock (read there before it changes).
+    private(set) var currentZone: ZoneCalendar
     /// The zone records are filed under local days of (decision A.4).
     public var zone: ZoneCalendar { serialized { currentZone } }
     /// The database file (its write-ahead log is this with `-wal`).
@@ -175,6 +175,14 @@ public final class SourceStore: @unchecked Sendable {
     public func earliestDay() throws -> CalendarDay? {
         try serialized {
             try db.statement("SELECT day FROM record WHERE origin = 0 ORDER BY start LIMIT 1").first { CalendarDay($0.text(0)) }.flatMap { $0 }
+        }
+    }
+
+    /// The local day of the newest imported record (agents' records aside) on or before `day`.
+    public func latestDay(onOrBefore day: CalendarDay) throws -> CalendarDay? {
+        try serialized {
+            try db.statement("SELECT day FROM record WHERE origin = 0 AND start < ? ORDER BY start DESC LIMIT 1")
+                .first([.integer(currentZone.bounds(of: day).end)]) { CalendarDay($0.text(0)) }.flatMap { $0 }
         }
     }
 

@@ -291,6 +291,11 @@ enum WriterSchema {
         -- paid for (a quarter of an import's SQLite time); the day column stays, for reading.
         DROP INDEX IF EXISTS record_day;
         """),
+        (9, """
+        -- A bucket stands for a total only while nothing it covers has changed since it arrived: a
+        -- total record added or removed inside its span makes it stale until the phone sends it again.
+        ALTER TABLE phone_aggregate ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
