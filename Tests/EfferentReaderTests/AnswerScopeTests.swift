@@ -3,7 +3,7 @@ import EfferentTestSupport
 import Testing
 @testable import EfferentReader
 
-/// The one rule for the days an answer covers (AnswerScope, decision A.19): since alone runs
+/// The one rule for the days an answer covers (AnswerScope, decision A.13): since alone runs
 /// through today, the range is cut to the archive before a day is read, a paging surface cuts it
 /// to a page and says where the rest starts; and answers read a window of days at a time.
 @Suite struct AnswerScopeTests {
@@ -83,6 +83,25 @@ import Testing
         #expect(try AnswerScope(months, today: today, held: try source.days(), pageDays: 400).next == nil)
         let days = AnswerRequest(kind: .statistics, since: F.day("2023-01-01"), metric: "steps", groupBy: "day")
         #expect(try AnswerScope(days, today: today, held: try source.days(), pageDays: 400).next != nil)
+    }
+
+    /// A stray reading decades before the rest (the writer leaves the gap unfilled, A.12) costs
+    /// one page: the next page starts at the next day the archive holds, and says what it skipped.
+    @Test func aPageSkipsTheDaysTheArchiveDoesNotHold() throws {
+        var held = [F.day("1900-01-01")]
+        var day = F.day("2026-01-01")
+        while day <= F.day("2026-01-20") { held.append(day); day = day.next }
+        let today = F.day("2026-01-20")
+        let request = AnswerRequest(kind: .daily, since: F.day("0001-01-01"), until: F.day("9999-12-31"), metrics: ["steps"])
+        let first = try AnswerScope(request, today: today, held: held, pageDays: 400)
+        #expect(first.range == (try F.range("1900-01-01", "1901-02-04")))
+        #expect(first.next == (try F.range("2026-01-01", "2026-01-20")))
+        #expect(first.notes.last == "this page covers 1900-01-01 … 1901-02-04, the first 400 days; ask again with since 2026-01-01 and until 2026-01-20 for the rest (the archive holds no day from 1901-02-05 to 2025-12-31).")
+        var rest = request
+        rest.since = first.next?.since
+        rest.until = first.next?.until
+        let second = try AnswerScope(rest, today: today, held: held, pageDays: 400)
+        #expect(second.range == first.next && second.next == nil && second.notes.isEmpty)
     }
 
     /// Answers fold a window of days at a time; their figures are those of one pass over all

@@ -1,7 +1,7 @@
 import EfferentCore
 
 /// The days an answer covers, decided by one rule for the CLI, the dashboard's JSON API and the
-/// MCP tools (protocol.md, decision A.19), so none of them answers a window nobody asked for:
+/// MCP tools (protocol.md, decision A.13), so none of them answers a window nobody asked for:
 ///
 /// 1. What was left out is filled in: `since` alone runs through today; `until` alone, or
 ///    neither, takes the answer's usual window ending there (`DayRange.Limits`).
@@ -57,14 +57,33 @@ public struct AnswerScope: Sendable, Equatable {
         var rest: DayRange?
         if let pageDays, request.pages, cut.dayCount > pageDays {
             let page = try DayRange(since: cut.since, until: cut.since.adding(days: pageDays - 1))
-            rest = try DayRange(since: page.until.next, until: cut.until)
-            notes.append("this page covers \(page.since) … \(page.until), the first \(pageDays) days; "
-                         + "ask again with since \(rest!.since) and until \(rest!.until) for the rest.")
+            // The next page starts at the next day the archive holds: a stray reading decades
+            // before the rest (the writer leaves such gaps unfilled, A.12) costs one page, not one
+            // for every 400 days of nothing.
+            if let resume = Self.firstHeld(after: page.until, in: held), resume <= cut.until {
+                let next = try DayRange(since: resume, until: cut.until)
+                rest = next
+                let skipped = resume == page.until.next ? "" : " (the archive holds no day from \(page.until.next) to \(resume.previous))"
+                notes.append("this page covers \(page.since) … \(page.until), the first \(pageDays) days; "
+                             + "ask again with since \(next.since) and until \(next.until) for the rest\(skipped).")
+            } else {
+                notes.append("this answer covers \(page.since) … \(page.until); the archive holds no day from \(page.until.next) to \(cut.until).")
+            }
             cut = page
         }
         range = cut
         next = rest
         self.notes = notes
+    }
+
+    /// The first of `held` (ascending) after `day`.
+    static func firstHeld(after day: CalendarDay, in held: [CalendarDay]) -> CalendarDay? {
+        var low = 0, high = held.count
+        while low < high {
+            let middle = (low + high) / 2
+            if held[middle] <= day { low = middle + 1 } else { high = middle }
+        }
+        return low < held.count ? held[low] : nil
     }
 
     /// A JSON answer with what a reader of it must know: `next` (where the rest starts) when it is
