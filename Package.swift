@@ -58,7 +58,8 @@ let package = Package(
 
         // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: batches into the
         // writer's store, sealed and uploaded by the writer.
-        .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentQRCode"]),
+        .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentQRCode", "EfferentSQLite",
+                                                         "EfferentSystem"]),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
         .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],

@@ -83,10 +83,15 @@ final class BatchBody: HTTPBodySink {
         do { try reader.feed(bytes) } catch { throw refuse(error) }
     }
 
-    /// The answer for a failure: a refused batch (4xx) or one that could not be stored (503).
+    /// The answer for a failure: a refused batch (4xx), one a retry can store (503), or a failure
+    /// of this receiver's (500, its error in the log).
     func refuse(_ error: any Error) -> any HTTPResponseError {
-        let refusal: any HTTPResponseError = (error as? PulsBatchError).map(ReceiverRefusal.batch) ?? ReceiverRefusal.storeBusy
-        let sentence = (error as? PulsBatchError)?.description ?? ReceiverRefusal.storeBusy.message
+        let refusal: any HTTPResponseError = (error as? PulsBatchError).map(ReceiverRefusal.batch)
+            ?? ReceiverRefusal.recover(error) ?? HTTPError.internalFailure
+        if !(error is PulsBatchError), !ReceiverRefusal.isTransient(error) {
+            receiver.configuration.log?("{\"level\":\"error\",\"route\":\"/v1/batches\",\"error\":\(AccessLog.jsonString(String(describing: error)))}")
+        }
+        let sentence = (error as? PulsBatchError)?.description ?? (refusal as? HTTPError)?.message ?? "the receiver failed"
         try? phone.profile.context.store.recordPhoneError("\(refusal.status): \(sentence)", token: phone.token,
                                                           now: receiver.configuration.clock().timeIntervalSince1970)
         log(status: refusal.status, batch: nil, counts: nil)

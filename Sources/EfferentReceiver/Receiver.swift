@@ -26,9 +26,10 @@ public final class Receiver: HTTPResponder {
         self.profiles = profiles
         self.configuration = configuration
         failures = FailedAuthentications(limit: configuration.failedAuthenticationsPerMinute)
-        // What fails inside the store (busy past its timeout, a full disk) may pass on a retry: 503, never a 4xx.
+        // What fails inside the store (busy past its timeout, a full disk) may pass on a retry: 503,
+        // never a 4xx; anything else is a 500, logged with its error.
         router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy,
-                                                            recover: { _ in ReceiverRefusal.storeBusy }))
+                                                            recover: ReceiverRefusal.recover))
         addBatchRoute(to: router)
         addReadRoutes(to: router)
     }

@@ -1,5 +1,7 @@
 import EfferentCore
 import EfferentHTTP
+import EfferentSQLite
+import EfferentSystem
 import EfferentWriter
 
 /// The receiver's refusals and their statuses, by the Puls Sync Protocol's contract (§7.2): a 4xx
@@ -19,6 +21,18 @@ enum ReceiverRefusal {
     static let encoding = HTTPError(400, "the body must be sent with Content-Encoding gzip, identity, or none")
     /// A failure that a retry can get past: the store busy (another process holding it), the disk full.
     static let storeBusy = HTTPError(503, "the receiver's store is busy or full just now; try again shortly", headers: [("Retry-After", "5")])
+
+    /// Whether a retry can get past `error` — the store busy past its timeout, or the disk full —
+    /// and so the answer is 503 with `Retry-After`. Anything else (a bug, a corrupt store) is a 500
+    /// that the log names, never a "busy" the phone would retry forever without anyone seeing it.
+    static func isTransient(_ error: any Error) -> Bool {
+        if let error = error as? SQLiteError { return error.isBusy || error.isFull }
+        if let error = error as? FileDurabilityError { return error.isFull }
+        return false
+    }
+
+    /// The answer for a failure that is no refusal of the batch: 503 when a retry can pass, else nil (a logged 500).
+    static func recover(_ error: any Error) -> (any HTTPResponseError)? { isTransient(error) ? storeBusy : nil }
 
     /// §7.3, exactly: the app turns this body into "the server speaks another version".
     static let unsupportedVersion = UnsupportedVersion()

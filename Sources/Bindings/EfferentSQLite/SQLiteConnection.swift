@@ -171,6 +171,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public let message: String
     public let context: String
 
+    public init(code: Int32, message: String, context: String) {
+        self.code = code
+        self.message = message
+        self.context = context
+    }
+
     /// The primary result code (the low byte of an extended code).
     public var primaryCode: Int32 { code & 0xFF }
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }

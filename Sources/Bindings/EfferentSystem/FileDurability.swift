@@ -73,8 +73,15 @@ public struct FileDurabilityError: Error, CustomStringConvertible, Equatable {
     public let code: Int32
     public let context: String
 
+    public init(code: Int32, context: String) {
+        self.code = code
+        self.context = context
+    }
+
     /// The name asked for exists already.
     public var isExisting: Bool { code == EEXIST }
+    /// The disk (or the user's quota) is full: a retry may pass once space is freed.
+    public var isFull: Bool { code == ENOSPC || code == EDQUOT }
 
     public var description: String { "Failed while \(context): \(String(cString: strerror(code)))." }
 }
