@@ -133,8 +133,8 @@ private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer)
     case let .bytes(body) where body.isEmpty:
         created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case let .bytes(body):
-        // Sent from the array's own storage, not a copy (a range answer is ~130 KB): a retained
-        // box keeps the array, never mutated, alive until libmicrohttpd's free callback.
+        // Sent from one copy the box owns (a range answer is ~130 KB, a copy ~10 µs), freed by
+        // libmicrohttpd's free callback when the response is done with.
         let held = HeldBody(body)
         let box = Unmanaged.passRetained(held).toOpaque()
         created = MHD_create_response_from_buffer_with_free_callback_cls(held.count, held.address, heldBodyFreed, box)
@@ -154,19 +154,23 @@ private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer)
     return MHD_queue_response(connection, UInt32(reply.status), created)
 }
 
-/// A reply's bytes while libmicrohttpd sends them: the array, and the address of its storage,
-/// taken once. The array is a `let`, so nothing can mutate it (and move its storage) meanwhile.
+/// A reply's bytes while libmicrohttpd sends them, in memory this box owns until libmicrohttpd
+/// calls `heldBodyFreed`. An array's storage address is valid only inside `withUnsafeBytes`
+/// (keeping it past the closure was undefined behaviour, issue 31), so the bytes are copied once
+/// into an allocation whose address is ours to hand out.
 private final class HeldBody {
-    let bytes: [UInt8]
     let address: UnsafeMutableRawPointer
-    var count: Int { bytes.count }
+    let count: Int
 
     init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        // A non-empty native array's storage stays where it is while it is neither mutated nor
-        // released, which the box guarantees.
-        address = UnsafeMutableRawPointer(mutating: bytes.withUnsafeBytes { $0.baseAddress! })
+        count = bytes.count
+        address = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { address.copyMemory(from: base, byteCount: source.count) }
+        }
     }
+
+    deinit { address.deallocate() }
 }
 
 private let heldBodyFreed: MHD_ContentReaderFreeCallback = { cls in
