@@ -133,7 +133,7 @@ private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer)
     case let .bytes(body) where body.isEmpty:
         created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
     case let .bytes(body):
-        // Sent from one copy the box owns (a range answer is ~130 KB, a copy ~10 µs), freed by
+        // Sent from one copy the box owns (a range answer is ~130 KB: 15 µs to allocate, copy and free), freed by
         // libmicrohttpd's free callback when the response is done with.
         let held = HeldBody(body)
         let box = Unmanaged.passRetained(held).toOpaque()
