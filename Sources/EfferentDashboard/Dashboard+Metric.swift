@@ -17,7 +17,7 @@ extension Dashboard {
         }
         let name = try query.range(default: .month)
         let width = try query.width
-        let until = try query.day("until") ?? today
+        let until = try query.day("until") ?? name.defaultUntil(today: today, last: line?.lastDay)
         let days = name.days(until: until, first: line?.firstDay)
         let values = snapshot.values(of: metric, range: days)
         let unit = line?.unit ?? MetricCatalogue.unit(of: metric)

@@ -9,8 +9,8 @@ extension Dashboard {
         let query = try PageQuery(request, allowed: ["range", "until", "width"])
         let name = try query.range(default: .month)
         let width = try query.width
-        let until = try query.day("until") ?? today
         let snapshot = try snapshot()
+        let until = try query.day("until") ?? name.defaultUntil(today: today, last: snapshot.lines["sleep"]?.lastDay)
         let days = name.days(until: until, first: snapshot.lines["sleep"]?.firstDay)
         let answer = try SleepAnswer(from: context.source, range: days)
         let zones = snapshot.zones(around: try DayRange(since: days.since, until: days.until.next), fallback: zone)

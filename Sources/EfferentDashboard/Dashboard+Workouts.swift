@@ -8,8 +8,8 @@ extension Dashboard {
     func workoutsPage(_ request: HTTPRequest) throws -> JSONValue {
         let query = try PageQuery(request, allowed: ["range", "until"])
         let name = try query.range(default: .quarter)
-        let until = try query.day("until") ?? today
         let snapshot = try snapshot()
+        let until = try query.day("until") ?? name.defaultUntil(today: today, last: snapshot.lines["workout"]?.lastDay)
         let days = name.days(until: until, first: snapshot.lines["workout"]?.firstDay)
         let answer = try WorkoutsAnswer(from: context.source, range: days)
         let zones = snapshot.zones(around: days, fallback: zone)

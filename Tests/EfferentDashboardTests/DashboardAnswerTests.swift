@@ -89,6 +89,21 @@ import Testing
         #expect(samples["matched"]?.integerValue == 39 * 40 + 6000 && samples["returned"]?.integerValue == 10, "\(samples["note"] ?? .null)")
     }
 
+    /// ALL runs from the metric's first day to its last, not to today: an archive that ended
+    /// long ago fills the chart (issue 30). Any other span still ends today unless asked.
+    @Test func allRunsFromTheFirstDayToTheLast() async throws {
+        let harness = try await DashboardHarness(days: SampleDays.make())
+        for page in ["/api/v1/pages/metric/steps?range=ALL", "/api/v1/pages/sleep?range=ALL", "/api/v1/pages/workouts?range=ALL"] {
+            let answer = try harness.get(page)
+            #expect(answer.status == 200, "\(page): \(answer.body.prefix(200))")
+        }
+        let steps = try json(harness.get("/api/v1/pages/metric/steps?range=ALL"))
+        #expect(steps["range"]?["since"] == .string(SampleDays.first.description), "\(steps["range"] ?? .null)")
+        #expect(steps["range"]?["until"] == .string(SampleDays.last.description), "\(steps["range"] ?? .null)")
+        let month = try json(harness.get("/api/v1/pages/metric/steps?range=30D"))
+        #expect(month["range"]?["until"] == .string(harness.context.today.description))
+    }
+
     /// Samples are exported a day at a time with every row: 6,000 readings on the last day alone,
     /// past the 5,000 `samples` returns at most, all of them in the file.
     @Test(arguments: ["csv", "jsonl"])

@@ -21,6 +21,14 @@ public enum ChartRange: String, Sendable, CaseIterable {
         return (try? DayRange(since: since, until: until)) ?? (try! DayRange(since: until, until: until))
     }
 
+    /// The day the span ends on when none is asked: today, but for `ALL` the last day the metric
+    /// has (never after today), so an archive that ended years ago fills the chart rather than its
+    /// first fifth.
+    public func defaultUntil(today: CalendarDay, last: CalendarDay?) -> CalendarDay {
+        guard self == .all, let last else { return today }
+        return min(last, today)
+    }
+
     /// The same day `months` calendar months earlier, kept inside its month (31 March → 28/29 February).
     static func monthsBefore(_ day: CalendarDay, _ months: Int) -> CalendarDay {
         let index = day.year * 12 + (day.month - 1) - months
