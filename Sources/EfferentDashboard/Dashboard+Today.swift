@@ -16,7 +16,7 @@ extension Dashboard {
         var members: [String: JSONValue] = ["day": .string(day.description), "label": .string(DayText.long(day))]
         members["rings"] = rings(snapshot, day: day)
         members["headlines"] = .array(Self.headlines.map { headline($0, snapshot: snapshot, day: day, week: week) })
-        members["sleep"] = try sleepHeadline(day: day)
+        members["sleep"] = try sleepHeadline(day: day, snapshot: snapshot)
         let recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: day.adding(days: -29), until: day))
         let zones = snapshot.zones(around: try DayRange(since: day.adding(days: -30), until: day), fallback: zone)
         members["workouts"] = .array(recent.workouts.suffix(5).reversed().map { Self.workoutJSON($0, zones: zones) })
@@ -84,17 +84,28 @@ extension Dashboard {
         return .object(members)
     }
 
-    /// Last night's sleep and the mean of the last seven nights, as `sleep` answers them.
-    func sleepHeadline(day: CalendarDay) throws -> JSONValue {
-        let answer = try SleepAnswer(from: context.source, range: DayRange(since: day.adding(days: -7), until: day.previous))
+    /// Last night's sleep and the mean of the last seven nights, as `sleep` answers them; when
+    /// the last seven nights hold none, the latest night the archive holds and the seven up to it,
+    /// said as such (the other cards show their latest value too, so "nothing recorded" beside
+    /// them was wrong).
+    func sleepHeadline(day: CalendarDay, snapshot: DigestSnapshot) throws -> JSONValue {
+        var end = day.previous
+        var answer = try SleepAnswer(from: context.source, range: DayRange(since: end.adding(days: -6), until: end))
+        if answer.nights.isEmpty, let last = snapshot.lines["sleep"]?.lastDay, last < end {
+            // A night is named by its evening: the stretches filed under the last day may be the
+            // night before's morning, so both are asked.
+            end = last
+            answer = try SleepAnswer(from: context.source, range: DayRange(since: end.adding(days: -6), until: end))
+        }
         var members: [String: JSONValue] = ["metric": .string("sleep"), "title": .string("Sleep"), "unit": .string("h")]
         if let last = answer.nights.last {
             members["latest"] = .object(["night": .string(last.night.description), "value": .number(last.asleepHours),
                                          "text": .string(MirrorAge.hours(last.asleepHours)), "when": .string("night of " + DayText.long(last.night))])
         }
         if let mean = answer.asleepDistribution?.mean {
+            let span = end == day.previous ? "the last 7 nights" : "the 7 nights to \(DayText.long(end)), the latest the archive holds"
             members["week"] = .object(["value": .number(mean), "text": .string(MirrorAge.hours(mean)),
-                                       "note": .string("asleep on average over \(answer.nights.count) of the last 7 nights")])
+                                       "note": .string("asleep on average over \(answer.nights.count) of \(span)")])
         }
         return .object(members)
     }

@@ -218,6 +218,12 @@ import Testing
         #expect(headlines["bodyMass"]?["latest"]?["day"]?.stringValue == "2025-06-06")
         #expect(today["sleep"]?["latest"]?["night"]?.stringValue == "2025-06-08")
         #expect((today["workouts"]?.arrayValue ?? []).count == 5)
+        // Long after the archive's last day, the sleep card shows the latest night it holds, said
+        // as such, as the other cards show their latest values (it said "nothing recorded yet").
+        let later = try json(harness.get("/api/v1/pages/today?day=\(SampleDays.last.adding(days: 40))"))
+        #expect(later["sleep"]?["latest"]?["night"]?.stringValue == SampleDays.last.description, "\(later["sleep"] ?? .null)")
+        #expect(later["sleep"]?["week"]?["note"]?.stringValue?.hasSuffix("the latest the archive holds") == true, "\(later["sleep"] ?? .null)")
+        #expect(later["headlines"]?.arrayValue?.first?["latest"]?["day"]?.stringValue == SampleDays.last.description)
 
         let catalogue = try json(harness.get("/api/v1/pages/catalogue"))
         let overview = try OverviewAnswer(from: harness.context.source)
