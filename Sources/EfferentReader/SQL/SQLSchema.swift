@@ -17,7 +17,7 @@ import EfferentSQLite
 /// holds, so this takes most of a decade's rows out of the build (`SampleRun`).
 public enum SQLSchema {
     /// Raised whenever a table, view or column changes meaning or disappears.
-    public static let version = 2
+    public static let version = 3
 
     /// Local ISO text with the UTC offset (`2025-06-01T07:30:00+02:00`) of an epoch column and its
     /// offset column, computed by SQLite when the view is read.
@@ -44,7 +44,7 @@ public enum SQLSchema {
             time_zone TEXT,
             events INTEGER NOT NULL,
             exported_at TEXT NOT NULL
-        ) WITHOUT ROWID
+        )
         """,
         """
         CREATE TABLE series (
@@ -90,12 +90,12 @@ public enum SQLSchema {
             PRIMARY KEY (series_id, day)
         ) WITHOUT ROWID
         """,
+        // Every event in UTC, one row each: the narrow rows and the unrolled sample runs. Its own
+        // view, so the union is SQLite's to run: DuckDB's sqlite scanner binds a view it can read
+        // itself, and otherwise sends the view's SQL to SQLite as its own parser writes it again,
+        // which wraps each arm of a UNION in parentheses SQLite refuses.
         """
-        CREATE VIEW events AS SELECT day, metric, kind, bucket,
-            \(localISO("start_epoch", "start_offset")) AS start_time,
-            \(localISO("end_epoch", "end_offset")) AS end_time,
-            start_epoch, end_epoch, value, unit, source, stage, activity, duration
-        FROM (
+        CREATE VIEW events_utc AS
             SELECT r.day AS day, s.metric AS metric, s.kind AS kind, s.bucket AS bucket, r.start_epoch AS start_epoch,
                 r.end_epoch AS end_epoch, r.start_offset AS start_offset, r.end_offset AS end_offset, r.value AS value,
                 s.unit AS unit, s.source AS source, r.stage AS stage, r.activity AS activity, r.duration AS duration
@@ -106,7 +106,13 @@ public enum SQLSchema {
                 coalesce(\(SampleRun.column(3)), p.utc_offset), coalesce(\(SampleRun.column(4)), p.utc_offset),
                 \(SampleRun.column(1)), s.unit, s.source, NULL, NULL, NULL
             FROM sample_runs p JOIN series s ON s.series_id = p.series_id, json_each(p.events) e
-        )
+        """,
+        """
+        CREATE VIEW events AS SELECT day, metric, kind, bucket,
+            \(localISO("start_epoch", "start_offset")) AS start_time,
+            \(localISO("end_epoch", "end_offset")) AS end_time,
+            start_epoch, end_epoch, value, unit, source, stage, activity, duration
+        FROM events_utc
         """,
         """
         CREATE TABLE daily (
@@ -119,7 +125,7 @@ public enum SQLSchema {
             mean REAL,
             max REAL,
             PRIMARY KEY (metric, day)
-        ) WITHOUT ROWID
+        )
         """,
         "CREATE INDEX daily_day ON daily (day)",
         // PulsHealth's name for the same thing: one de-duplicated value per metric and day.
@@ -142,7 +148,7 @@ public enum SQLSchema {
             segments INTEGER NOT NULL,
             naps INTEGER NOT NULL,
             nap_asleep_hours REAL NOT NULL
-        ) WITHOUT ROWID
+        )
         """,
         """
         CREATE TABLE workouts (
@@ -180,7 +186,7 @@ public enum SQLSchema {
             vertical_accuracy REAL,
             source TEXT,
             PRIMARY KEY (workout_start, epoch, ordinal)
-        ) WITHOUT ROWID
+        )
         """,
         "CREATE INDEX routes_day ON routes (day)",
         """
@@ -194,7 +200,7 @@ public enum SQLSchema {
             days INTEGER NOT NULL,
             events INTEGER NOT NULL,
             note TEXT
-        ) WITHOUT ROWID
+        )
         """,
     ]
 
