@@ -12,4 +12,24 @@ let tool = CommandLineTool(
     abstract: "The Efferent archive service: stores whole sealed days it cannot open.",
     version: "0.1.0",
     subcommands: [Serve.self, Invite.self, List.self, Stats.self, Backup.self, RemoveBucket.self, MigrateStore.self])
-exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if let name = arguments.first, let command = tool.subcommands.first(where: { $0.spec.name == name }) {
+    do {
+        // The settings file (/etc/efferent-server/efferent-server.conf when installed from the
+        // package) fills in what the command line leaves out.
+        if let config = try ConfigFile.load() {
+            arguments = [name] + config.arguments(for: command.spec, given: Array(arguments.dropFirst()))
+        }
+        // Run as root against the service user's data directory: act as that user (ProcessIdentity).
+        if let parsed = try? ParsedArguments(Array(arguments.dropFirst()), spec: command.spec), !parsed.helpRequested,
+           command.spec.options.contains(where: { $0.name == "data" }),
+           case let .sqlite(directory)? = try? StoreChoice(parsed) {
+            _ = try ProcessIdentity.becomeOwner(of: directory)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(64)
+    }
+}
+exit(await tool.run(arguments))

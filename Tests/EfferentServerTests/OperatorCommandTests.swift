@@ -23,6 +23,66 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty + ".backup"))
     }
 
+    /// The settings file (the Debian package's /etc/efferent-server/efferent-server.conf, named
+    /// here by EFFERENT_SERVER_CONFIG) gives every command what its command line leaves out: the
+    /// operator commands find the store without --data, serve takes its options from it, a flag
+    /// or EFFERENT_POSTGRES_URL wins, and a wrong line is refused with its number.
+    @Test func theSettingsFileFillsWhatTheCommandLineLeavesOut() throws {
+        let work = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let data = work + "/data", config = work + "/efferent-server.conf"
+        try "# settings\ndata = \(data)\n\nlisten = 127.0.0.1:0\nadmission = open\nrate-limits = off\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let settings = ["EFFERENT_SERVER_CONFIG": config]
+
+        let (absent, _, noStore) = try ServerProcess.run(["stats"], environment: settings)
+        #expect(absent == 64 && noStore.contains("no archive store in \(data) "), "\(noStore)")
+        #expect(try ServerProcess.run(["invite"], environment: settings).status == 0)
+        #expect(FileManager.default.fileExists(atPath: data + "/archive.sqlite"), "invite without --data used the file's data")
+        let (statsStatus, stats, _) = try ServerProcess.run(["stats"], environment: settings)
+        #expect(statsStatus == 0 && stats.contains("archives       0"))
+        let (flagStatus, _, flag) = try ServerProcess.run(["stats", "--data", work + "/elsewhere"], environment: settings)
+        #expect(flagStatus == 64 && flag.contains("no archive store in \(work)/elsewhere "), "the flag wins")
+        let (urlStatus, _, url) = try ServerProcess.run(["stats"], environment: settings.merging(["EFFERENT_POSTGRES_URL": "postgresql://nobody@127.0.0.1:1/x"]) { $1 })
+        #expect(urlStatus == 1 && url.contains("cannot be reached"), "EFFERENT_POSTGRES_URL replaces the file's store: \(url)")
+
+        // serve with nothing but the file: its listen address, admission and store.
+        let process = Process()
+        process.executableURL = ServerProcess.binary
+        process.arguments = ["serve"]
+        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
+        let log = work + "/serve.log"
+        _ = try LoopbackPort.launch(process, log: log)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let started = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(started.contains("\"admission\":\"open\"") && started.contains("\"data\":\"\(data)"), "\(started)")
+
+        try "data = \(data)\nlisen = 127.0.0.1:1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let (typoStatus, _, typo) = try ServerProcess.run(["stats"], environment: settings)
+        #expect(typoStatus == 64 && typo.contains("line 2 of \(config): 'lisen' is not an option of efferent-server serve"), "\(typo)")
+        try "data = \(data)\npostgres = postgresql://nobody@127.0.0.1:1/x\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try ServerProcess.run(["stats"], environment: settings).stderr.contains("keep one of them"))
+        let (missingStatus, _, missing) = try ServerProcess.run(["stats"], environment: ["EFFERENT_SERVER_CONFIG": work + "/none.conf"])
+        #expect(missingStatus == 64 && missing.contains("cannot read the settings file \(work)/none.conf"))
+    }
+
+    /// Run as root against a data directory that belongs to another user (the package's service
+    /// user), an operator command acts as that user, so what it creates stays that user's. Only
+    /// root can switch users; elsewhere the command runs as itself, as before.
+    @Test func rootActsAsTheOwnerOfTheDataDirectory() throws {
+        let data = Self.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let owner: uid_t = geteuid() == 0 ? 65534 : geteuid()
+        if geteuid() == 0 { #expect(chown(data, 65534, 65534) == 0) }
+        #expect(try ServerProcess.run(["invite", "--data", data]).status == 0)
+        let (status, stats, _) = try ServerProcess.run(["stats", "--data", data])
+        #expect(status == 0 && stats.contains("archives       0"))
+        for name in (try FileManager.default.contentsOfDirectory(atPath: data)) {
+            var info = stat()
+            #expect(stat(data + "/" + name, &info) == 0 && info.st_uid == owner, "\(name) belongs to \(info.st_uid)")
+        }
+    }
+
     /// An archive file left readable by others (from before the umask was 077) is owner-only once
     /// the service starts, and a new one is created so.
     @Test func theServiceKeepsItsFilesToItsOwner() throws {

@@ -45,10 +45,12 @@ final class ServerProcess {
 
     /// Runs one `efferent-server` command to its end: its exit status and what it printed.
     /// Standard input is `input` when given, otherwise empty (never the test runner's terminal).
-    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// `environment` is added to the test runner's.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err
