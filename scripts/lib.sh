@@ -62,6 +62,15 @@ ensure_python_reader() {
     fi
 }
 
+# DuckDB (with its sqlite scanner, which DuckDB cannot download here) and Datasette, the engines
+# documents/sql.md names, which scripts/interop opens an export with.
+ensure_sql_engines() {
+    if ! python3 -c "import duckdb, duckdb_extension_sqlite_scanner" >/dev/null 2>&1 || ! command -v datasette >/dev/null 2>&1; then
+        say "installing DuckDB and Datasette for the SQL export's checks"
+        python3 -m pip install -q -r "$ROOT/interop/engines-requirements.txt" >/dev/null
+    fi
+}
+
 # The official MCP Python SDK, which the CLI tests use as a real client of `efferent mcp`.
 ensure_mcp_client() {
     command -v python3 >/dev/null 2>&1 || { echo "the MCP client test needs python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
