@@ -340,11 +340,14 @@ enum DashboardAssets {
   async function workouts() {
     const p = params();
     const data = await api("/api/v1/pages/workouts" + query({ range: p.range, until: p.until }));
+    // Each cell names its column (data-label), so a phone shows a workout as a stacked card.
     const rows = data.workouts.map((w) => el("tr", { "data-start": w.start },
-      el("td", {}, w.when), el("td", {}, el("a", { href: "/workouts/" + w.start }, w.title)),
-      el("td", { class: "num" }, w.duration),
-      el("td", { class: "num", "data-meters": w.distanceMeters }, w.distance || "–"),
-      el("td", { class: "num" }, w.energy || "–"), el("td", { class: "num" }, w.heartRate || "–")));
+      el("td", { "data-label": "When", class: "when" }, w.when),
+      el("td", { "data-label": "Activity", class: "activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+      el("td", { class: "num", "data-label": "Duration" }, w.duration),
+      el("td", { class: "num", "data-label": "Distance", "data-meters": w.distanceMeters }, w.distance || "–"),
+      el("td", { class: "num", "data-label": "Energy" }, w.energy || "–"),
+      el("td", { class: "num", "data-label": "Heart rate" }, w.heartRate || "–")));
     show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges),
       el("p", {}, data.total + " workout" + (data.total === 1 ? "" : "s") +
         (data.byActivity.length ? ": " + data.byActivity.map((a) => a.count + " " + a.title.toLowerCase() + " (" + a.time + ")").join(", ") : ".")),
@@ -479,6 +482,13 @@ dl.facts dd{margin:0}
   .card .value{font-size:20px}
   .rings svg{width:120px;height:120px}
   th,td{padding:5px 6px}
+  /* The workouts table as stacked cards: every column on screen, names wrapped, never cut. */
+  table.workouts thead{display:none}
+  table.workouts tr{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:2px 12px;padding:8px 0;border-bottom:1px solid var(--c-grid)}
+  table.workouts td{display:block;border:0;padding:0;white-space:normal;overflow-wrap:anywhere;text-align:left}
+  table.workouts td.activity{grid-column:1/-1;font-weight:600;order:-2}
+  table.workouts td.when{grid-column:1/-1;color:var(--c-muted);order:-1}
+  table.workouts td.num::before{content:attr(data-label) " ";color:var(--c-muted);font-size:12px}
 }
 
 """#

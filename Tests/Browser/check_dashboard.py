@@ -215,12 +215,36 @@ def main() -> int:
             driver.set_window_size(1280, 900)
             assert not console_errors(driver)
 
+        @check("at phone width the workouts table shows every column of every workout, and its heart-rate chart a time axis")
+        def phone_workouts():
+            driver.set_window_size(390, 844)
+            open_page(driver, dashboard, f"/workouts?range=90D&until={last.isoformat()}")
+            width = driver.execute_script("return document.documentElement.clientWidth")
+            cells = driver.execute_script("""return Array.from(document.querySelectorAll('table.workouts tr[data-start] td')).map(td => {
+                const box = td.getBoundingClientRect();
+                return [td.dataset.label, box.left, box.right, td.scrollWidth - td.clientWidth, box.width];
+            })""")
+            assert cells, "the workouts page lists no workout"
+            for label, left, right, clipped, cell_width in cells:
+                assert left >= -1 and right <= width + 1, f"{label} lies outside the {width} px screen ({left:.0f}…{right:.0f})"
+                assert clipped <= 1 and cell_width > 0, f"{label} is cut ({clipped} px hidden)"
+            overflow = driver.execute_script("return document.querySelector('.table-wrap').scrollWidth - document.querySelector('.table-wrap').clientWidth")
+            assert overflow <= 1, f"the workouts table scrolls {overflow} px sideways"
+            if route_start:
+                open_page(driver, dashboard, f"/workouts/{route_start}")
+                labels = driver.execute_script("return Array.from(document.querySelectorAll('.chart-box svg text')).map(t => t.textContent)")
+                times = [text for text in labels if len(text) == 5 and text[2] == ":"]
+                assert len(times) >= 2, f"the heart-rate chart has {len(times)} time labels: {labels[:20]}"
+            driver.set_window_size(1280, 900)
+            assert not console_errors(driver)
+
         every_page()
         steps_week()
         night_stages()
         workout_distance()
         empty_range()
         phone_and_theme()
+        phone_workouts()
         driver.quit()
         driver = None
 

@@ -61,6 +61,17 @@ import Testing
         #expect(travel.clock(Fixture.at("2025-06-01T12:00:00Z")) == "08:00" && travel.clock(Fixture.at("2025-06-02T12:00:00Z")) == "14:00")
     }
 
+    /// A 40-minute run holds no whole hour: its heart-rate chart gets ticks at round minutes
+    /// (it had no time axis at all, issue 30).
+    @Test func aWorkoutsMinutesGetTicks() {
+        let zones = ZoneTimeline(zones: [:], fallback: "Europe/Paris")
+        let start = Fixture.at("2025-06-01T05:07:30Z"), end = start + 40 * 60
+        let ticks = TimeTicks.ticks(for: .instants(start: start, end: end, zones: zones), maxCount: 11)
+        #expect(ticks.map(\.label) == ["07:10", "07:15", "07:20", "07:25", "07:30", "07:35", "07:40", "07:45"], "\(ticks.map(\.label))")
+        let narrow = TimeTicks.ticks(for: .instants(start: start, end: end, zones: zones), maxCount: 4)
+        #expect(narrow.map(\.label) == ["07:10", "07:20", "07:30", "07:40"])
+    }
+
     func bars(_ values: [Double?]) -> Chart {
         Chart(title: "Steps", unit: DisplayUnit.of("steps", unit: "count"), style: .bars, domain: .days(since: day("2025-06-02"), count: values.count),
               bins: values.enumerated().map { index, value in

@@ -48,25 +48,27 @@ enum TimeTicks {
         return []
     }
 
-    /// Whole hours (every 1, 2, 3, 6 or 12) over short spans, local midnights over longer ones.
+    /// Round local minutes (every 1, 2, 5, 10, 15 or 30) over a workout's minutes, whole hours
+    /// (every 1, 2, 3, 6 or 12) over a night, local midnights over longer spans: a 40-minute run
+    /// held no whole hour, and its chart had no time axis.
     static func instantTicks(start: Int64, end: Int64, zones: ZoneTimeline, limit: Int) -> [Tick] {
         guard end > start else { return [] }
         let first = zones.local(start).day, last = zones.local(end - 1).day
         var days = [CalendarDay]()
         var day = first
         while day <= last { days.append(day); day = day.next }
-        for step in [1, 2, 3, 6, 12] where (end - start) / Int64(step * 3600) <= Int64(limit) {
+        for minutes in [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720] where (end - start) / Int64(minutes * 60) <= Int64(limit) {
             var out = [Tick]()
             for day in days {
                 let midnight = zones.start(of: day)
-                var hour = 0
-                while hour < 24 {
-                    let moment = midnight + Int64(hour) * 3600
+                var minute = 0
+                while minute < 24 * 60 {
+                    let moment = midnight + Int64(minute) * 60
                     if moment >= start && moment < end {
-                        let label = hour == 0 ? DayText.weekdayShort(day) : zones.clock(moment)
+                        let label = minute == 0 ? DayText.weekdayShort(day) : zones.clock(moment)
                         out.append(Tick(x: Double(moment), label: label))
                     }
-                    hour += step
+                    minute += minutes
                 }
             }
             if out.count <= limit { return out }

@@ -281,11 +281,14 @@
   async function workouts() {
     const p = params();
     const data = await api("/api/v1/pages/workouts" + query({ range: p.range, until: p.until }));
+    // Each cell names its column (data-label), so a phone shows a workout as a stacked card.
     const rows = data.workouts.map((w) => el("tr", { "data-start": w.start },
-      el("td", {}, w.when), el("td", {}, el("a", { href: "/workouts/" + w.start }, w.title)),
-      el("td", { class: "num" }, w.duration),
-      el("td", { class: "num", "data-meters": w.distanceMeters }, w.distance || "–"),
-      el("td", { class: "num" }, w.energy || "–"), el("td", { class: "num" }, w.heartRate || "–")));
+      el("td", { "data-label": "When", class: "when" }, w.when),
+      el("td", { "data-label": "Activity", class: "activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+      el("td", { class: "num", "data-label": "Duration" }, w.duration),
+      el("td", { class: "num", "data-label": "Distance", "data-meters": w.distanceMeters }, w.distance || "–"),
+      el("td", { class: "num", "data-label": "Energy" }, w.energy || "–"),
+      el("td", { class: "num", "data-label": "Heart rate" }, w.heartRate || "–")));
     show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges),
       el("p", {}, data.total + " workout" + (data.total === 1 ? "" : "s") +
         (data.byActivity.length ? ": " + data.byActivity.map((a) => a.count + " " + a.title.toLowerCase() + " (" + a.time + ")").join(", ") : ".")),
