@@ -11,20 +11,21 @@ final class RunningReceiver {
     let port: Int
     let logFile: String
 
-    init(home: String, port: Int = LoopbackPort.free(), arguments: [String] = ["--debounce", "0.5"]) throws {
-        self.port = port
+    /// Without a port the receiver binds port 0 and the port it got is read from its `listening`
+    /// line, so no other process can take it between a probe and the bind; a restart passes the
+    /// port it had.
+    init(home: String, port: Int? = nil, arguments: [String] = ["--debounce", "0.5"]) throws {
         logFile = home + "-receive-\(UUID().uuidString.prefix(8)).log"
-        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         process.executableURL = CommandRunner.products.appendingPathComponent("efferent")
-        process.arguments = ["receive", "--listen", "127.0.0.1:\(port)"] + arguments
+        process.arguments = ["receive", "--listen", "127.0.0.1:\(port ?? 0)"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["EFFERENT_HOME"] = home
         environment["EFFERENT_RETRY_DELAYS"] = "0,0"
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: logFile)
-        try process.run()
-        guard LoopbackPort.waitUntilListening(port, process: process) else { throw CocoaError(.executableLoad) }
+        let announced = try LoopbackPort.launch(process, log: logFile)
+        if let port, announced != port { throw CocoaError(.executableLoad) }
+        self.port = announced
     }
 
     var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
