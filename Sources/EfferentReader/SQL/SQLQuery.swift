@@ -68,7 +68,7 @@ public final class SQLQuery {
         return words.count > 60 ? String(words.prefix(60)) + "…" : words
     }
 
-    /// The next row, or nil after the last. Integers and reals are numbers, text is a string, a
+    /// The next row, or nil after the last. Integers (up to 2^53; past it their exact text) and reals are numbers, text is a string, a
     /// blob is its hex digits (`x'…'` as SQLite writes it), NULL is `null`; a real SQLite cannot
     /// write as JSON (±infinity) is a string.
     public func next() throws -> [JSONValue]? {
@@ -87,7 +87,9 @@ public final class SQLQuery {
         return (0..<Int32(columns.count)).map { column in
             switch statement.value(column) {
             case .null: return .null
-            case let .integer(value): return .number(Double(value))
+            // A JSON number is a Double here: an integer past 2^53 would lose digits as one, so it
+            // goes out as its exact decimal text instead.
+            case let .integer(value): return (-(1 << 53)...(1 << 53)).contains(value) ? .number(Double(value)) : .string(String(value))
             case let .real(value): return value.isFinite ? .number(value) : .string(value > 0 ? "Infinity" : "-Infinity")
             case let .text(text): return .string(text)
             case let .blob(bytes):

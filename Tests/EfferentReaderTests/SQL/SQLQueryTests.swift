@@ -38,6 +38,9 @@ import Testing
         #expect(try all(SQLQuery(path: path, sql: "SELECT name FROM pragma_table_info('daily') LIMIT 1")) == [[.string("day")]])
         #expect(try all(SQLQuery(path: path, sql: "EXPLAIN QUERY PLAN SELECT * FROM daily")).count >= 1)
         #expect(try all(SQLQuery(path: path, sql: "VALUES (1), (2) -- a comment\n")).count == 2)
+        // Integers past 2^53 keep every digit (as text: a JSON number here is a Double).
+        #expect(try all(SQLQuery(path: path, sql: "SELECT 9007199254740993, -9007199254740993, 9007199254740992, -9223372036854775807 - 1")) ==
+                [[.string("9007199254740993"), .string("-9007199254740993"), .number(9_007_199_254_740_992), .string("-9223372036854775808")]])
     }
 
     @Test(arguments: [
