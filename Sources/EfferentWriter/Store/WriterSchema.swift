@@ -296,6 +296,14 @@ enum WriterSchema {
         -- total record added or removed inside its span makes it stale until the phone sends it again.
         ALTER TABLE phone_aggregate ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
         """),
+        (10, """
+        -- One record per HealthKit sample, whichever door it came through (decision A.14): a phone
+        -- sample and an export record of the same sample meet on one row. matched is the import run
+        -- that last found its export record in a row a phone sample brought (or, for an export's row
+        -- a phone sample adopted, the run that stored it); NULL while no export record stands for it.
+        -- No index: the twin is looked up by start, on the identity index.
+        ALTER TABLE record ADD COLUMN matched INTEGER;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
