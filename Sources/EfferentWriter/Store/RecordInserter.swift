@@ -30,6 +30,8 @@ final class RecordInserter {
     /// that no phone sample claims yet (nil: not a phone's inserter, or nothing was ever imported).
     private let exportTwin: SQLiteStatement?
     private let claimed: SQLiteStatement?
+    /// Takes back the row an import's record just added when a phone row turns out to be its twin.
+    private let takenBack: SQLiteStatement?
     /// Records that met the other door's row of the same sample instead of being inserted.
     private(set) var met = 0
 
@@ -66,14 +68,16 @@ final class RecordInserter {
                 .first { $0.int64(0) == 1 } ?? false
             exportTwin = imported ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
             claimed = imported ? try db.statement("UPDATE record SET sample = ?, matched = seen WHERE rid = ?") : nil
+            takenBack = nil
         } else {
             exportTwin = nil
             // The partial index on sample answers at once; an archive fed only by exports pays nothing more.
             let phoneRows = try db.statement("SELECT EXISTS (SELECT 1 FROM record WHERE sample IS NOT NULL)").first { $0.int64(0) == 1 } ?? false
             phoneTwin = phoneRows
-                ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NOT NULL AND (matched IS NULL OR matched <> ?8) LIMIT 1")
+                ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NOT NULL AND matched IS NULL LIMIT 1")
                 : nil
-            claimed = phoneRows ? try db.statement("UPDATE record SET matched = ? WHERE rid = ?") : nil
+            claimed = phoneRows ? try db.statement("UPDATE record SET id = ?, matched = ? WHERE rid = ?") : nil
+            takenBack = phoneRows ? try db.statement("DELETE FROM record WHERE rid = ?") : nil
         }
         statement = try db.statement("""
             INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin,
@@ -103,16 +107,9 @@ final class RecordInserter {
     func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
         let mapped = entry.mapped
         let start = Int64(entry.record.start.rounded(.down))
-        if let sample, let exportTwin, let claimed, let rid = try twin(exportTwin, entry, start: start, run: nil) {
+        if let sample, let exportTwin, let claimed, let rid = try twin(exportTwin, entry, start: start) {
             // The export's row stands for this sample from now on: the UUID's deletion takes it.
             try claimed.run([.integer(sample), .integer(rid)])
-            met += 1
-            return false
-        }
-        if sample == nil, let phoneTwin, let claimed, let rid = try twin(phoneTwin, entry, start: start, run: run) {
-            // The phone's row stands for this export record too (and counts as found by this run).
-            try claimed.run([.integer(run), .integer(rid)])
-            if case let .noted(seen) = existing { seen.insert(rid) }
             met += 1
             return false
         }
@@ -151,6 +148,17 @@ final class RecordInserter {
             }
             return false
         }
+        // An export record new to the store may be a phone row's sample: the phone's row stands for
+        // it and takes its identity, so the next import of it is found by that identity alone (the
+        // usual re-import never looks for a twin), and no other record of the export meets that
+        // row again. Looked for after the insert, which the usual re-import never gets past.
+        if sample == nil, let phoneTwin, let claimed, let takenBack, let rid = try twin(phoneTwin, entry, start: start) {
+            try takenBack.run([.integer(db.lastInsertRowID)])
+            try claimed.run([.integer(entry.id), .integer(run), .integer(rid)])
+            if case let .noted(seen) = existing { seen.insert(rid) }
+            met += 1
+            return false
+        }
         // Records come in runs of one day: the set is touched only when the day changes.
         if entry.day != lastTouched {
             touched.insert(entry.day)
@@ -164,7 +172,7 @@ final class RecordInserter {
     }
 
     /// The row `statement` finds for `entry` (decision A.14's rule), if any.
-    private func twin(_ statement: SQLiteStatement, _ entry: ImportSession.Pending, start: Int64, run: Int64?) throws -> Int64? {
+    private func twin(_ statement: SQLiteStatement, _ entry: ImportSession.Pending, start: Int64) throws -> Int64? {
         let mapped = entry.mapped
         statement.rewind()
         try statement.bind(1, integer: start)
@@ -174,7 +182,6 @@ final class RecordInserter {
         try statement.bind(5, text: mapped.stage)
         try statement.bind(6, text: mapped.activity)
         try statement.bind(7, real: mapped.value)
-        if let run { try statement.bind(8, integer: run) }
         defer { statement.rewind() }
         return try statement.step() ? statement.int64(0) : nil
     }
