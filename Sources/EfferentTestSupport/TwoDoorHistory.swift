@@ -5,7 +5,7 @@ import Foundation
 /// catalogue's canonical units — and as an Apple Health export writes the same samples — no
 /// UUIDs, instants truncated to the second, values in the export's own units (distance in km, body
 /// mass in lb) with six significant digits. Quantities (totals and readings), sleep stages and
-/// workouts, from a Watch and an iPhone, over `days` days from a seed.
+/// workouts with their statistics (energy, distance, heart rate), from a Watch and an iPhone, over `days` days from a seed.
 public struct TwoDoorHistory: Sendable {
     public struct Sample: Sendable {
         public let uuid: String
@@ -19,6 +19,10 @@ public struct TwoDoorHistory: Sendable {
         public let value: Double?
         public let unit: String?
         public let source: String
+        /// A workout's statistics, in canonical units: energy (kcal), distance (m), heart rate (count/min).
+        public var energy: Double?
+        public var distance: Double?
+        public var heartRate: (minimum: Double, average: Double, maximum: Double)?
     }
 
     public let samples: [Sample]
@@ -76,6 +80,10 @@ public struct TwoDoorHistory: Sendable {
             let run = midnight + 18 * 3600 + Int64.random(in: 0...1800, using: &random)
             add("HKWorkoutTypeIdentifier", "workout", instant(run), instant(run + Int64.random(in: 1200...3600, using: &random)), nil, nil,
                 watch: true)
+            samples[samples.count - 1].energy = Double.random(in: 100...700, using: &random)
+            samples[samples.count - 1].distance = Double.random(in: 2000...12_000, using: &random)
+            let low = Double(Int.random(in: 80...110, using: &random))
+            samples[samples.count - 1].heartRate = (low, low + Double.random(in: 20...50, using: &random), low + 70)
         }
         self.samples = samples
     }
@@ -101,7 +109,15 @@ public struct TwoDoorHistory: Sendable {
         switch sample.kind {
         case "quantity": return head + ",\"value\":\(PulsBatchText.number(sample.value!)),\"unit\":\"\(sample.unit!)\"}"
         case "category": return head + ",\"category\":\(Int(sample.value!))}"
-        default: return head + ",\"workout\":{\"activityType\":\"running\",\"duration\":\(PulsBatchText.number((sample.end - sample.start) / 1000))}}"
+        default:
+            var detail = "\"activityType\":\"running\",\"duration\":\(PulsBatchText.number((sample.end - sample.start) / 1000))"
+            if let energy = sample.energy { detail += ",\"totalEnergyKcal\":\(PulsBatchText.number(energy))" }
+            if let distance = sample.distance { detail += ",\"totalDistanceMeters\":\(PulsBatchText.number(distance))" }
+            if let rate = sample.heartRate {
+                detail += ",\"statisticsDetail\":{\"HKQuantityTypeIdentifierHeartRate\":{\"min\":\(PulsBatchText.number(rate.minimum)),"
+                    + "\"avg\":\(PulsBatchText.number(rate.average)),\"max\":\(PulsBatchText.number(rate.maximum))}}"
+            }
+            return head + ",\"workout\":{\(detail)}}"
         }
     }
 
@@ -129,7 +145,16 @@ public struct TwoDoorHistory: Sendable {
                 text += " <Record type=\"\(sample.type)\" \(common) value=\"\(Self.sleepNames[Int(sample.value!)])\"/>\n"
             default:
                 let minutes = Self.sixDigits((sample.end - sample.start) / 60_000)
-                text += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"\(minutes)\" durationUnit=\"min\" \(common)>\n </Workout>\n"
+                var totals = ""
+                if let distance = sample.distance { totals += " totalDistance=\"\(Self.sixDigits(distance / 1000))\" totalDistanceUnit=\"km\"" }
+                if let energy = sample.energy { totals += " totalEnergyBurned=\"\(Self.sixDigits(energy))\" totalEnergyBurnedUnit=\"kcal\"" }
+                text += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"\(minutes)\" durationUnit=\"min\"\(totals) \(common)>\n"
+                if let rate = sample.heartRate {
+                    text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"\(date(sample.start))\" "
+                        + "endDate=\"\(date(sample.end))\" average=\"\(Self.sixDigits(rate.average))\" minimum=\"\(Self.sixDigits(rate.minimum))\" "
+                        + "maximum=\"\(Self.sixDigits(rate.maximum))\" unit=\"count/min\"/>\n"
+                }
+                text += " </Workout>\n"
             }
         }
         return text + "</HealthData>\n"
