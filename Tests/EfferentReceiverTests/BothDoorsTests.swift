@@ -106,6 +106,11 @@ import Testing
         // And again: a re-import meets the same rows.
         let again = try Self.importing(history.exportXML(excluding: onlyPhone), into: phoneFirst, in: scratch)
         #expect(again.added == 0 && again.removed == 0)
+        // It found them by the identity they took on, without looking for a twin again.
+        let rematched = try phoneFirst.serialized {
+            try phoneFirst.db.statement("SELECT count(*) FROM record WHERE matched = ?").first([.integer(again.run)]) { $0.int64(0) }
+        }
+        #expect(rematched == 0)
         try Self.expectSame(phoneFirst, as: phoneOnly, "phone → import → import")
 
         // A deletion by UUID takes the record whichever door brought it in.
@@ -236,5 +241,13 @@ import Testing
                            into: bucketed, in: scratch)
         let after = try DayBuilder(store: bucketed, hourlyFrom: nil).events(for: day).filter { $0.kind == .total }
         #expect(before.contains { $0.value == 650 } && after == before, "the bucket still stands: \(after)")
+
+        // The other order: the export, then the phone's samples (adopting its rows) with the bucket.
+        let imported = try scratch.store("imported")
+        try Self.importing(Self.exportLines([("500", steps, "count", "Apple Watch", Self.at), ("300", steps, "count", "Anna&apos;s iPhone", Self.at)]),
+                           into: imported, in: scratch)
+        #expect(try Self.receiving([PulsBatchText.batch(samples: lines, aggregates: [bucket])], into: imported).records == 0)
+        let totals = try DayBuilder(store: imported, hourlyFrom: nil).events(for: day).filter { $0.kind == .total }
+        #expect(totals == before, "the bucket stands for the day: \(totals)")
     }
 }
