@@ -124,7 +124,32 @@ import Testing
         try Self.expectSame(phoneFirst, as: phoneOnly, "phone → import → deletions")
     }
 
-    /// Stores made by hand: `rows` (metric, source, value) at one second.
+    /// The backfill's first half, then the export, then the rest: each sample is one record (the
+    /// first door's), every record is claimed by its sample's UUID, so deleting every UUID empties
+    /// the store.
+    @Test func interleavedDoorsKeepOneRecordPerSample() throws {
+        let scratch = try Scratch()
+        let history = TwoDoorHistory(seed: 29, first: Self.first.startUnixSeconds, days: 2)
+        let batches = history.batches(size: 25)
+        let exportOnly = try scratch.store("export")
+        try Self.importing(history.exportXML(), into: exportOnly, in: scratch)
+        let store = try scratch.store("interleaved")
+        try Self.receiving(Array(batches.prefix(batches.count / 2)), into: store)
+        let session = try Self.importing(history.exportXML(), into: store, in: scratch)
+        try Self.receiving(Array(batches.suffix(from: batches.count / 2)), into: store)
+        #expect(session.added > 0 && session.removed == 0)
+        #expect(try Self.count(store) == Self.count(exportOnly))
+        let (built, single) = (try Self.archive(store), try Self.archive(exportOnly))
+        for day in single.keys.sorted() {
+            #expect(built[day]?.0.values.reduce(0, +) == single[day]?.0.values.reduce(0, +), "events of \(day)")
+        }
+        let unclaimed = try store.serialized { try store.db.statement("SELECT count(*) FROM record WHERE sample IS NULL").first { $0.int64(0) } }
+        #expect(unclaimed == 0)
+        #expect(try Self.receiving([history.deletions(history.samples.map(\.uuid))], into: store).deleted == history.samples.count)
+        #expect(try Self.count(store) == 0)
+    }
+
+    /// Lines made by hand, at one second: a phone's samples and an export's records.
     static let rate = "HKQuantityTypeIdentifierHeartRate"
     static let at: Double = 1_717_243_200   // 2024-06-01 12:00:00 UTC
 
