@@ -20,7 +20,7 @@ struct PhoneBatchWriter {
         self.db = db
         self.batch = batch
         index = samples
-        rows = try RecordInserter(db: db, run: run, existing: .ignored)
+        rows = try RecordInserter(db: db, run: run, existing: .ignored, phone: true)
     }
 
     mutating func write(_ counts: inout SourceStore.PhoneBatchCounts) throws {

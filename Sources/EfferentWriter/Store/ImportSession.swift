@@ -305,17 +305,19 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         try db.write {
             if full, !spans.isEmpty {
                 // One pass over the imported rows this run did not find; those inside this export's
-                // span of their metric are gone from Health. Row by row, keeping only those: a
+                // span of their metric are gone from Health. A row a phone sample claims is not
+                // among them: it leaves by its UUID's deletion only (decision A.14), so what only the
+                // phone sent stays, and so does an export's row the phone adopted. Row by row, keeping only those: a
                 // decade holds millions of rows, most of them outside any span or found. Rows this
                 // run added carry it in `seen`, and are skipped by that even where SQLite gave one
                 // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
                 let rows: SQLiteStatement
                 if let found {
-                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND rid <= ? AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND rid <= ? AND seen <> ?")
                     try rows.bind(1, integer: found.last)
                     try rows.bind(2, integer: run)
                 } else {
-                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND seen <> ?")
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND seen <> ?")
                     try rows.bind(1, integer: run)
                 }
                 var gone = [Int64]()

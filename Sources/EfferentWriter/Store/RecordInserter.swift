@@ -23,6 +23,17 @@ final class RecordInserter {
     /// Where added totals lie, when the store holds phone buckets they could make stale (nil: none
     /// stored, and nothing is noted).
     private(set) var totalChanges: TotalChanges?
+    /// Decision A.14, an import's side: finds a row a phone sample brought that no export record of
+    /// this run has claimed yet and that is the same HealthKit sample (nil: the store holds none).
+    private let phoneTwin: SQLiteStatement?
+    /// Decision A.14, a phone's side: gives the sample an export row of the same HealthKit sample
+    /// that no phone sample claims yet (nil: not a phone's inserter, or nothing was ever imported).
+    private let exportTwin: SQLiteStatement?
+    private let claimed: SQLiteStatement?
+    /// Takes back the row an import's record just added when a phone row turns out to be its twin.
+    private let takenBack: SQLiteStatement?
+    /// Records that met the other door's row of the same sample instead of being inserted.
+    private(set) var met = 0
 
     /// What becomes of a record that is already stored.
     enum Existing {
@@ -34,11 +45,40 @@ final class RecordInserter {
         case stamped
     }
 
-    init(db: SQLiteConnection, run: Int64, existing: Existing) throws {
+    /// Where two records are the same HealthKit sample (decision A.14): start and end to the whole
+    /// second, metric, source, stage and activity equal, and the values equal or within the
+    /// rounding an export's text introduces (six significant digits, plus the unit conversion's).
+    /// Looked up by start on the identity index; `?1`…`?7` are the record's fields.
+    static let sameSample = """
+        start = ?1 AND end = ?2 AND metric = ?3 AND source = ?4 AND stage IS ?5 AND activity IS ?6 AND origin = 0
+        AND (value IS ?7 OR abs(value - ?7) <= 6e-6 * max(abs(value), abs(?7)))
+        """
+
+    /// `phone`: the inserter of a phone's batch, whose samples' records adopt the export rows of
+    /// the same HealthKit samples; an import's inserter meets the rows phone samples brought.
+    init(db: SQLiteConnection, run: Int64, existing: Existing, phone: Bool = false) throws {
         self.db = db
         self.run = run
         self.existing = existing
         totalChanges = try SourceStore.holdsTotalBuckets(db) ? TotalChanges() : nil
+        if phone {
+            phoneTwin = nil
+            // Only an import (not a phone's receive run) stores rows no UUID claims.
+            let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> 'pulshealth-receive')")
+                .first { $0.int64(0) == 1 } ?? false
+            exportTwin = imported ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
+            claimed = imported ? try db.statement("UPDATE record SET sample = ?, matched = seen WHERE rid = ?") : nil
+            takenBack = nil
+        } else {
+            exportTwin = nil
+            // The partial index on sample answers at once; an archive fed only by exports pays nothing more.
+            let phoneRows = try db.statement("SELECT EXISTS (SELECT 1 FROM record WHERE sample IS NOT NULL)").first { $0.int64(0) == 1 } ?? false
+            phoneTwin = phoneRows
+                ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NOT NULL AND matched IS NULL LIMIT 1")
+                : nil
+            claimed = phoneRows ? try db.statement("UPDATE record SET id = ?, matched = ? WHERE rid = ?") : nil
+            takenBack = phoneRows ? try db.statement("DELETE FROM record WHERE rid = ?") : nil
+        }
         statement = try db.statement("""
             INSERT OR IGNORE INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin,
                                           seen, sample)
@@ -67,6 +107,12 @@ final class RecordInserter {
     func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
         let mapped = entry.mapped
         let start = Int64(entry.record.start.rounded(.down))
+        if let sample, let exportTwin, let claimed, let rid = try twin(exportTwin, entry, start: start) {
+            // The export's row stands for this sample from now on: the UUID's deletion takes it.
+            try claimed.run([.integer(sample), .integer(rid)])
+            met += 1
+            return false
+        }
         statement.rewind()
         if statement.clearings != clearings {
             boundText = [String??](repeating: .none, count: 16)
@@ -102,6 +148,17 @@ final class RecordInserter {
             }
             return false
         }
+        // An export record new to the store may be a phone row's sample: the phone's row stands for
+        // it and takes its identity, so the next import of it is found by that identity alone (the
+        // usual re-import never looks for a twin), and no other record of the export meets that
+        // row again. Looked for after the insert, which the usual re-import never gets past.
+        if sample == nil, let phoneTwin, let claimed, let takenBack, let rid = try twin(phoneTwin, entry, start: start) {
+            try takenBack.run([.integer(db.lastInsertRowID)])
+            try claimed.run([.integer(entry.id), .integer(run), .integer(rid)])
+            if case let .noted(seen) = existing { seen.insert(rid) }
+            met += 1
+            return false
+        }
         // Records come in runs of one day: the set is touched only when the day changes.
         if entry.day != lastTouched {
             touched.insert(entry.day)
@@ -112,5 +169,20 @@ final class RecordInserter {
             totalChanges?.add(metric: mapped.target.metric, start: start, end: Int64(entry.record.end.rounded(.down)))
         }
         return true
+    }
+
+    /// The row `statement` finds for `entry` (decision A.14's rule), if any.
+    private func twin(_ statement: SQLiteStatement, _ entry: ImportSession.Pending, start: Int64) throws -> Int64? {
+        let mapped = entry.mapped
+        statement.rewind()
+        try statement.bind(1, integer: start)
+        try statement.bind(2, integer: Int64(entry.record.end.rounded(.down)))
+        try statement.bind(3, text: mapped.target.metric)
+        try statement.bind(4, text: entry.record.source)
+        try statement.bind(5, text: mapped.stage)
+        try statement.bind(6, text: mapped.activity)
+        try statement.bind(7, real: mapped.value)
+        defer { statement.rewind() }
+        return try statement.step() ? statement.int64(0) : nil
     }
 }

@@ -296,6 +296,15 @@ enum WriterSchema {
         -- total record added or removed inside its span makes it stale until the phone sends it again.
         ALTER TABLE phone_aggregate ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
         """),
+        (10, """
+        -- One record per HealthKit sample, whichever door it came through (decision A.14): a phone
+        -- sample and an export record of the same sample meet on one row, which carries the
+        -- export's identity. matched is the import run whose export record a phone sample's row
+        -- took on (or, for an export's row a phone sample adopted, the run that stored it); NULL
+        -- while no export record stands for the row. No index: a twin is looked up by start, on
+        -- the identity index, and only for a record the identity did not find.
+        ALTER TABLE record ADD COLUMN matched INTEGER;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {

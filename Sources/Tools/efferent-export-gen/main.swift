@@ -2,6 +2,7 @@ import EfferentExportGenerator
 import Foundation
 
 // efferent-export-gen --years 10 --out /tmp/export.zip [--days N] [--last-day YYYY-MM-DD] [--xml] [--store]
+// efferent-export-gen --two-doors DIR [--days N] [--last-day YYYY-MM-DD] [--seed N]
 //                     [--seed N] [--level N] [--clean] [--dtd none|13|12-malformed]
 // Writes the export and `<out minus extension>.truths.json`; prints size and time.
 
@@ -19,6 +20,9 @@ Generates a realistic Apple Health export with known true answers beside it (PAT
   --level N      zlib level for deflated entries (default: 1)
   --clean        no quirks (default: every quirk on)
   --dtd KIND     which DTD opens the XML (default: 13)
+  --two-doors DIR  instead: one simpler history (quantities, sleep, workouts with statistics) over
+                 --days N days (default: 30) ending on --last-day, as DIR/export.xml and as the
+                 PulsHealth app's batches of the same samples, DIR/batch-NNNNN.ndjson (decision A.14)
 
 """
 
@@ -30,6 +34,7 @@ func fail(_ message: String) -> Never {
 var options = ExportOptions(years: 1)
 var out: String?
 var xml = false
+var twoDoors: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
@@ -61,6 +66,7 @@ while !arguments.isEmpty {
         }
         options.lastDay = LocalDate(year: year, month: month, day: day)
     case "--xml": xml = true
+    case "--two-doors": twoDoors = value()
     case "--store": options.compression = .store
     case "--level":
         guard let level = Int32(value()), (0...9).contains(level) else { fail("--level takes 0 to 9.") }
@@ -70,6 +76,17 @@ while !arguments.isEmpty {
         guard let doctype = ExportQuirks.Doctype(rawValue: value()) else { fail("--dtd takes none, 13 or 12-malformed.") }
         options.quirks.doctype = doctype
     default: fail("'\(name)' is not an option.")
+    }
+}
+if let twoDoors {
+    do {
+        let (samples, batches) = try TwoDoorExport.write(to: URL(fileURLWithPath: twoDoors), seed: options.seed, lastDay: options.lastDay,
+                                                         days: options.days ?? 30)
+        print("wrote \(twoDoors): export.xml and \(batches) batches of the same \(samples) samples")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
     }
 }
 guard let out else { fail("--out is required.") }
