@@ -78,13 +78,15 @@ public struct DayRange: Sendable, Equatable {
                               matching: @escaping (String) -> Bool, _ body: ([ArchiveEvent]) throws -> Void) throws {
         guard !isEmpty else { return }
         let from = since.previous, through = until.adding(days: extraAfter)
-        let held = try source.days().filter { $0 >= from && $0 <= through }
-        var start = 0
-        while start < held.count {
-            let end = min(held.count, start + max(1, windowDays)) - 1
-            try body(try source.events(from: held[start], through: held[end], matching: matching))
-            start = end + 1
+        for window in Self.windows(of: try source.days().filter { $0 >= from && $0 <= through }, days: windowDays) {
+            try body(try source.events(from: window.first, through: window.last, matching: matching))
         }
+    }
+
+    /// `held` (ascending archive days) cut into runs of `days` of them: the first and last day of
+    /// each, the windows every answer reads.
+    public static func windows(of held: [CalendarDay], days: Int = DayRange.windowDays) -> [(first: CalendarDay, last: CalendarDay)] {
+        stride(from: 0, to: held.count, by: max(1, days)).map { start in (held[start], held[min(held.count, start + max(1, days)) - 1]) }
     }
 }
 

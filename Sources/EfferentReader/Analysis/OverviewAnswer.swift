@@ -81,13 +81,10 @@ public struct OverviewAnswer: Answer {
             }
         } else {
             // A window of days at a time: a decade of every type is millions of events, never held at once.
-            var start = 0
-            while start < days.count {
-                let end = min(days.count, start + DayRange.windowDays) - 1
-                for item in try source.events(from: days[start], through: days[end]) where range?.contains(item.day) ?? true {
+            for window in DayRange.windows(of: days) {
+                for item in try source.events(from: window.first, through: window.last) where range?.contains(item.day) ?? true {
                     tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: item.day)
                 }
-                start = end + 1
             }
         }
         metrics = tallies.keys.sorted().map { name in

@@ -49,12 +49,10 @@ public struct WorkoutsAnswer: Answer {
         // Each workout is taken in the window its own day falls in, so it is listed once.
         let from = range.since.previous, through = range.until.adding(days: 1)
         let held = range.isEmpty ? [] : try source.days().filter { $0 >= from && $0 <= through }
-        var first = 0
-        while first < held.count {
-            let last = min(held.count, first + DayRange.windowDays) - 1
-            let events = try source.events(from: held[first], through: min(through, held[last].adding(days: 7)), matching: WorkoutStatistics.wanted)
+        for window in DayRange.windows(of: held) {
+            let events = try source.events(from: window.first, through: min(through, window.last.adding(days: 7)), matching: WorkoutStatistics.wanted)
             let statistics = WorkoutStatistics(events)
-            for item in events where item.event.metric == "workout" && item.day <= held[last] {
+            for item in events where item.event.metric == "workout" && item.day <= window.last {
                 guard try clock.overlaps(item, range) else { continue }
                 let event = item.event
                 let name = MetricCatalogue.activityName(event.activity)
@@ -66,7 +64,6 @@ public struct WorkoutsAnswer: Answer {
                 statistics.fill(&workout)
                 workouts.append(workout)
             }
-            first = last + 1
         }
         self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
     }
