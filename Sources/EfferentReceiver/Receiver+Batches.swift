@@ -83,19 +83,16 @@ final class BatchBody: HTTPBodySink {
         do { try reader.feed(bytes) } catch { throw refuse(error) }
     }
 
-    /// The answer for a failure: a refused batch (4xx), one a retry can store (503), or a failure
-    /// of this receiver's (500, its error in the log).
-    func refuse(_ error: any Error) -> any HTTPResponseError {
-        let refusal: any HTTPResponseError = (error as? PulsBatchError).map(ReceiverRefusal.batch)
-            ?? ReceiverRefusal.recover(error) ?? HTTPError.internalFailure
-        if !(error is PulsBatchError), !ReceiverRefusal.isTransient(error) {
-            receiver.configuration.log?("{\"level\":\"error\",\"route\":\"/v1/batches\",\"error\":\(AccessLog.jsonString(String(describing: error)))}")
-        }
+    /// Notes a failure for `efferent status` and the batch's log line, and returns what to throw:
+    /// a refused batch as its 4xx; anything else as it is, for the router to log and answer by
+    /// `ReceiverRefusal.recover` (503 when a retry can pass, a 500 otherwise).
+    func refuse(_ error: any Error) -> any Error {
+        let refusal = (error as? PulsBatchError).map(ReceiverRefusal.batch) ?? ReceiverRefusal.recover(error) ?? HTTPError.internalFailure
         let sentence = (error as? PulsBatchError)?.description ?? (refusal as? HTTPError)?.message ?? "the receiver failed"
         try? phone.profile.context.store.recordPhoneError("\(refusal.status): \(sentence)", token: phone.token,
                                                           now: receiver.configuration.clock().timeIntervalSince1970)
         log(status: refusal.status, batch: nil, counts: nil)
-        return refusal
+        return error is PulsBatchError ? refusal : error
     }
 
     /// The batch's line: counts, bytes and milliseconds; never a value, a name or a token.
