@@ -4,8 +4,10 @@ import Foundation
 /// PulsHealth app's batches — UUIDs, instants in fractional milliseconds, values exact in the
 /// catalogue's canonical units — and as an Apple Health export writes the same samples — no
 /// UUIDs, instants truncated to the second, values in the export's own units (distance in km, body
-/// mass in lb) with six significant digits. Quantities (totals and readings), sleep stages and
-/// workouts with their statistics (energy, distance, heart rate), from a Watch and an iPhone, over `days` days from a seed.
+/// mass in lb) with six significant digits. Quantities (totals and readings), sleep stages,
+/// workouts with their statistics (energy, distance, heart rate), their pause and resume events
+/// and their GPS routes (the app's route lines; the export's GPX files, six decimals a field),
+/// and each day's activity rings, from a Watch and an iPhone, over `days` days from a seed.
 public struct TwoDoorHistory: Sendable {
     public struct Sample: Sendable {
         public let uuid: String
@@ -23,9 +25,28 @@ public struct TwoDoorHistory: Sendable {
         public var energy: Double?
         public var distance: Double?
         public var heartRate: (minimum: Double, average: Double, maximum: Double)?
+        /// A workout's events: HealthKit's event type (1 pause, 2 resume) at an instant in epoch milliseconds.
+        public var events: [(type: Int, at: Double)] = []
+        /// A workout's GPS fixes.
+        public var route: [RouteFix] = []
+    }
+
+    /// One GPS fix as the app sends it (full precision; `t` in epoch milliseconds with a fraction).
+    public struct RouteFix: Sendable {
+        public let t: Double
+        public let latitude, longitude, altitude, speed, course, horizontalAccuracy, verticalAccuracy: Double
+    }
+
+    /// One day's activity rings, for a local date (the history's days are UTC days).
+    public struct Rings: Sendable {
+        public let date: String
+        /// Unix seconds of the date's midnight.
+        public let midnight: Int64
+        public let move, moveGoal, exercise, exerciseGoal, stand, standGoal: Double
     }
 
     public let samples: [Sample]
+    public let rings: [Rings]
 
     /// The export's unit of a canonical one, and the factor from the canonical to it.
     static let exportUnits: [String: (unit: String, factor: Double)] = ["m": ("km", 0.001), "kg": ("lb", 1 / 0.45359237)]
@@ -36,7 +57,11 @@ public struct TwoDoorHistory: Sendable {
     /// `first`: Unix seconds of a midnight UTC.
     public init(seed: UInt64, first: Int64, days: Int) {
         var random = SplitMix64(seed: seed)
+        // Events, routes and rings draw from a stream of their own: the samples above them are
+        // the same for a seed as they were before there were any.
+        var extra = SplitMix64(seed: seed ^ 0x2828_2828)
         var samples = [Sample]()
+        var ringDays = [Rings]()
         func uuid() -> String {
             let hex = (0..<16).map { _ in String(format: "%02X", UInt8.random(in: 0...255, using: &random)) }.joined()
             let chars = Array(hex)
@@ -84,16 +109,69 @@ public struct TwoDoorHistory: Sendable {
             samples[samples.count - 1].distance = Double.random(in: 2000...12_000, using: &random)
             let low = Double(Int.random(in: 80...110, using: &random))
             samples[samples.count - 1].heartRate = (low, low + Double.random(in: 20...50, using: &random), low + 70)
+            let runStart = samples[samples.count - 1].start
+            samples[samples.count - 1].events = [(1, runStart + 600_000 + Double(extra.next() % 999) + 0.5),
+                                                 (2, runStart + 720_000 + Double(extra.next() % 999) + 0.5)]
+            samples[samples.count - 1].route = Self.route(from: runStart, using: &extra)
+            let date = Date(timeIntervalSince1970: TimeInterval(midnight))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            ringDays.append(Rings(date: String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!), midnight: midnight,
+                                  move: Double(extra.next() % 900_000) / 1000, moveGoal: 600, exercise: Double(extra.next() % 90),
+                                  exerciseGoal: 30, stand: Double(extra.next() % 16), standGoal: 12))
         }
         self.samples = samples
+        rings = ringDays
     }
 
-    /// The samples as the app's batches of `size` samples, in order, each batch's NDJSON text.
+    /// Thirty fixes, one every ten seconds from a workout's start. Every third fix's altitude,
+    /// speed, course and accuracies lie within a millionth of where the catalogue's rounding turns
+    /// (5 mm, 5 mm/s, 0.05°, 5 cm): the export's six decimals and the app's full value then round
+    /// a step apart, which must not make them two fixes.
+    static func route(from start: Double, using random: inout SplitMix64) -> [RouteFix] {
+        (0..<30).map { index in
+            let edge = index % 3 == 0
+            func near(_ step: Double, _ base: Double) -> Double {
+                guard edge else { return base }
+                return (base / step).rounded(.down) * step + step / 2 + (index % 2 == 0 ? 4e-7 : -4e-7)
+            }
+            func fraction(_ scale: UInt64) -> Double { Double(random.next() % scale) / Double(scale) }
+            return RouteFix(t: start + Double(index) * 10_000 + Double(random.next() % 999) + 0.25,
+                            latitude: 37.7 + fraction(1_000_000_000) / 10, longitude: -122.4 + fraction(1_000_000_000) / 10,
+                            altitude: near(0.01, 4 + fraction(10_000_000) * 10), speed: near(0.01, 2 + fraction(1_000_000)),
+                            course: near(0.1, fraction(360_000_000) * 360), horizontalAccuracy: near(0.1, 3 + fraction(5_000_000) * 5),
+                            verticalAccuracy: near(0.1, 2 + fraction(5_000_000) * 5))
+        }
+    }
+
+    /// The samples as the app's batches of `size` samples, in order, each batch's NDJSON text;
+    /// then, as the app's later phases send them, one batch of the workouts' routes and the rings.
     public func batches(size: Int) -> [String] {
-        stride(from: 0, to: samples.count, by: size).map { start in
+        var batches = stride(from: 0, to: samples.count, by: size).map { start in
             let lines = samples[start..<min(start + size, samples.count)].map(Self.line)
             return PulsBatchText.batch(type: "mixed", samples: lines)
         }
+        let routes = samples.filter { !$0.route.isEmpty }.map(Self.routeLine)
+        if !routes.isEmpty || !rings.isEmpty {
+            batches.append(PulsBatchText.batch(type: "mixed", routes: routes, summaries: rings.map(Self.ringsLine)))
+        }
+        return batches
+    }
+
+    static func routeLine(_ sample: Sample) -> String {
+        let points = sample.route.map { fix in
+            "{\"t\":\(PulsBatchText.number(fix.t)),\"lat\":\(fix.latitude),\"lon\":\(fix.longitude),\"alt\":\(fix.altitude),"
+                + "\"hAcc\":\(fix.horizontalAccuracy),\"vAcc\":\(fix.verticalAccuracy),\"speed\":\(fix.speed),\"course\":\(fix.course)}"
+        }
+        return "{\"route\":{\"workoutUUID\":\"\(sample.uuid)\",\"points\":[\(points.joined(separator: ","))]}}"
+    }
+
+    static func ringsLine(_ rings: Rings) -> String {
+        "{\"activitySummary\":{\"date\":\(rings.midnight * 1000),\"localDate\":\"\(rings.date)\",\"moveKcal\":\(PulsBatchText.number(rings.move)),"
+            + "\"moveGoalKcal\":\(PulsBatchText.number(rings.moveGoal)),\"exerciseMin\":\(PulsBatchText.number(rings.exercise)),"
+            + "\"exerciseGoalMin\":\(PulsBatchText.number(rings.exerciseGoal)),\"standHours\":\(PulsBatchText.number(rings.stand)),"
+            + "\"standGoalHours\":\(PulsBatchText.number(rings.standGoal)),\"moveMode\":0}}"
     }
 
     /// A batch of deletions by UUID (as HealthKit reports them, in lower case).
@@ -113,6 +191,10 @@ public struct TwoDoorHistory: Sendable {
             var detail = "\"activityType\":\"running\",\"duration\":\(PulsBatchText.number((sample.end - sample.start) / 1000))"
             if let energy = sample.energy { detail += ",\"totalEnergyKcal\":\(PulsBatchText.number(energy))" }
             if let distance = sample.distance { detail += ",\"totalDistanceMeters\":\(PulsBatchText.number(distance))" }
+            if !sample.events.isEmpty {
+                let events = sample.events.map { "{\"type\":\"\($0.type == 1 ? "pause" : "resume")\",\"start\":\(PulsBatchText.number($0.at))}" }
+                detail += ",\"events\":[\(events.joined(separator: ","))]"
+            }
             if let rate = sample.heartRate {
                 detail += ",\"statisticsDetail\":{\"HKQuantityTypeIdentifierHeartRate\":{\"min\":\(PulsBatchText.number(rate.minimum)),"
                     + "\"avg\":\(PulsBatchText.number(rate.average)),\"max\":\(PulsBatchText.number(rate.maximum))}}"
@@ -154,10 +236,50 @@ public struct TwoDoorHistory: Sendable {
                         + "endDate=\"\(date(sample.end))\" average=\"\(Self.sixDigits(rate.average))\" minimum=\"\(Self.sixDigits(rate.minimum))\" "
                         + "maximum=\"\(Self.sixDigits(rate.maximum))\" unit=\"count/min\"/>\n"
                 }
+                for event in sample.events {
+                    text += "  <WorkoutEvent type=\"HKWorkoutEventType\(event.type == 1 ? "Pause" : "Resume")\" date=\"\(date(event.at))\"/>\n"
+                }
+                if let path = Self.routePath(sample) {
+                    text += "  <WorkoutRoute sourceName=\"\(source)\" sourceVersion=\"17.0\" creationDate=\"\(date(sample.end))\" "
+                        + "startDate=\"\(date(sample.route[0].t))\" endDate=\"\(date(sample.route[sample.route.count - 1].t))\">\n"
+                        + "   <FileReference path=\"/\(path)\"/>\n  </WorkoutRoute>\n"
+                }
                 text += " </Workout>\n"
             }
         }
+        for rings in rings {
+            text += " <ActivitySummary dateComponents=\"\(rings.date)\" activeEnergyBurned=\"\(Self.sixDigits(rings.move))\" "
+                + "activeEnergyBurnedGoal=\"\(Self.sixDigits(rings.moveGoal))\" activeEnergyBurnedUnit=\"kcal\" "
+                + "appleExerciseTime=\"\(Self.sixDigits(rings.exercise))\" appleExerciseTimeGoal=\"\(Self.sixDigits(rings.exerciseGoal))\" "
+                + "appleStandHours=\"\(Self.sixDigits(rings.stand))\" appleStandHoursGoal=\"\(Self.sixDigits(rings.standGoal))\"/>\n"
+        }
         return text + "</HealthData>\n"
+    }
+
+    /// The export as its files, by their path in `apple_health_export/`: `export.xml` and a GPX
+    /// file in `workout-routes/` for each workout's route (six decimals a field, whole seconds).
+    public func exportFiles(excluding excluded: Set<String> = []) -> [(path: String, text: String)] {
+        var files = [("export.xml", exportXML(excluding: excluded))]
+        let formatter = ISO8601DateFormatter()
+        for sample in samples where !excluded.contains(sample.uuid) {
+            guard let path = Self.routePath(sample) else { continue }
+            var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" "
+                + "xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <trkseg>\n"
+            for fix in sample.route {
+                let time = formatter.string(from: Date(timeIntervalSince1970: (fix.t / 1000).rounded(.down)))
+                text += String(format: "      <trkpt lon=\"%.6f\" lat=\"%.6f\"><ele>%.6f</ele>", fix.longitude, fix.latitude, fix.altitude)
+                    + "<time>\(time)</time>"
+                    + String(format: "<extensions><speed>%.6f</speed><course>%.6f</course><hAcc>%.6f</hAcc><vAcc>%.6f</vAcc></extensions></trkpt>\n",
+                             fix.speed, fix.course, fix.horizontalAccuracy, fix.verticalAccuracy)
+            }
+            files.append((path, text + "    </trkseg>\n  </trk>\n</gpx>\n"))
+        }
+        return files
+    }
+
+    /// Where the export keeps a workout's route, nil when it has none.
+    static func routePath(_ sample: Sample) -> String? {
+        sample.route.isEmpty ? nil : "workout-routes/route_\(sample.uuid.prefix(8)).gpx"
     }
 
     /// `value` with six significant digits, as the export's text writes a quantity (`%g`).

@@ -1,3 +1,4 @@
+import EfferentCore
 import EfferentSQLite
 
 /// Inserts prepared records into the source store inside a transaction the caller holds, and
@@ -47,12 +48,20 @@ final class RecordInserter {
 
     /// Where two records are the same HealthKit sample (decision A.14): start and end to the whole
     /// second, metric, source, stage and activity equal, and the values equal or within the
-    /// rounding an export's text introduces (six significant digits, plus the unit conversion's).
+    /// rounding an export's text introduces (six significant digits, plus the unit conversion's),
+    /// or for a part kept to fixed decimals (a route fix's altitude, speed, course) one step of
+    /// them, `?8`: the export's six decimals and the app's full value may round a step apart.
     /// Looked up by start on the identity index; `?1`…`?7` are the record's fields.
     static let sameSample = """
         start = ?1 AND end = ?2 AND metric = ?3 AND source = ?4 AND stage IS ?5 AND activity IS ?6 AND origin = 0
-        AND (value IS ?7 OR abs(value - ?7) <= 6e-6 * max(abs(value), abs(?7)))
+        AND (value IS ?7 OR abs(value - ?7) <= max(6e-6 * max(abs(value), abs(?7)), ?8))
         """
+
+    /// One step of a part's fixed decimals (with room for a double's last bits), 0 for anything else.
+    static func roundingStep(_ type: String) -> Double {
+        guard let decimals = RecordParts.fixed[type]?.decimals else { return 0 }
+        return 1.000001 / MetricMapping.powersOfTen[decimals]
+    }
 
     /// `phone`: the inserter of a phone's batch, whose samples' records adopt the export rows of
     /// the same HealthKit samples; an import's inserter meets the rows phone samples brought.
@@ -182,6 +191,7 @@ final class RecordInserter {
         try statement.bind(5, text: mapped.stage)
         try statement.bind(6, text: mapped.activity)
         try statement.bind(7, real: mapped.value)
+        try statement.bind(8, real: Self.roundingStep(entry.record.type))
         defer { statement.rewind() }
         return try statement.step() ? statement.int64(0) : nil
     }

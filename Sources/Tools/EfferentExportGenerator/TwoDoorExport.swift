@@ -2,7 +2,8 @@ import EfferentTestSupport
 import Foundation
 
 /// `efferent-export-gen --two-doors DIR`: one HealthKit history written for both of the archive's
-/// doors (decision A.14) — `DIR/export.xml` as an Apple export writes it, and `DIR/batch-NNNNN.ndjson`
+/// doors (decision A.14) — `DIR/export.xml` and `DIR/workout-routes/*.gpx` as an Apple export
+/// writes them, and `DIR/batch-NNNNN.ndjson`
 /// as the PulsHealth app's Puls Sync batches of the same samples (UUIDs, fractional milliseconds,
 /// canonical units) — so `efferent import` and `efferent receive` can be fed it in either order.
 public enum TwoDoorExport {
@@ -11,7 +12,11 @@ public enum TwoDoorExport {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let first = Int64(lastDay.daysSinceEpoch - days + 1) * 86_400
         let history = TwoDoorHistory(seed: seed, first: first, days: days)
-        try Data(history.exportXML().utf8).write(to: directory.appendingPathComponent("export.xml"))
+        for (path, text) in history.exportFiles() {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
         let batches = history.batches(size: batchSize)
         for (index, text) in batches.enumerated() {
             try Data(text.utf8).write(to: directory.appendingPathComponent(String(format: "batch-%05d.ndjson", index + 1)))

@@ -20,8 +20,9 @@ Generates a realistic Apple Health export with known true answers beside it (PAT
   --level N      zlib level for deflated entries (default: 1)
   --clean        no quirks (default: every quirk on)
   --dtd KIND     which DTD opens the XML (default: 13)
-  --two-doors DIR  instead: one simpler history (quantities, sleep, workouts with statistics) over
-                 --days N days (default: 30) ending on --last-day, as DIR/export.xml and as the
+  --two-doors DIR  instead: one simpler history (quantities, sleep, workouts with statistics, events
+                 and routes, rings) over --days N days (default: 30) ending on --last-day, as
+                 DIR/export.xml with DIR/workout-routes/*.gpx and as the
                  PulsHealth app's batches of the same samples, DIR/batch-NNNNN.ndjson (decision A.14)
 
 """
