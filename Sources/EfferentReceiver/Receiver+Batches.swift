@@ -22,7 +22,7 @@ extension Receiver {
             case nil, "", "identity", "gzip": break
             default: throw ReceiverRefusal.encoding
             }
-            return BatchBody(receiver: self, phone: phone, reader: phone.profile.context.store.batchReader(run: phone.profile.run, limits: limits),
+            return BatchBody(receiver: self, phone: phone, reader: phone.profile.context.store.batchReader(run: try phone.profile.run(), limits: limits),
                              wireBytes: head.header("content-length").flatMap(Int.init) ?? 0)
         }) { [self] _, _, body in
             try store(body)
@@ -36,7 +36,7 @@ extension Receiver {
         let profile = body.phone.profile
         let counts: SourceStore.PhoneBatchCounts
         do {
-            counts = try profile.context.store.commit(batch, token: body.phone.token, run: profile.run,
+            counts = try profile.context.store.commit(batch, token: body.phone.token, run: try profile.run(),
                                                       now: configuration.clock().timeIntervalSince1970)
             // Acknowledged means on the disk: the phone moves its cursor past this batch (§6).
             try profile.commits.flush()

@@ -9,8 +9,11 @@ public final class ReceiverProfile: Sendable {
     public let context: WriterContext
     public let user: PulsUUID
     let tokens: PhoneTokens
-    /// The import run this receiver's records are stamped with.
-    let run: Int64
+    /// The import run this receiver's records are stamped with. Begun at start when the store
+    /// can take it; otherwise (a full disk, a store held by an import) with the first batch that
+    /// finds room, so the receiver starts and answers 503 until then rather than failing to start
+    /// (a restart loop under systemd, and a phone told nothing).
+    private let phoneRun: Mutex<Int64?>
     let commits: DurableCommits
     let sealer: SealScheduler?
     /// The zone the last batch named once it was settled: the same zone again settles nothing new,
@@ -23,9 +26,21 @@ public final class ReceiverProfile: Sendable {
         self.context = context
         self.user = user
         tokens = try PhoneTokens(path: context.store.path)
-        run = try context.store.beginPhoneRun(source: "efferent receive")
         commits = DurableCommits(database: context.store.path)
+        // Its failure is met again, and answered, by the first batch that needs the run.
+        phoneRun = Mutex(try? context.store.beginPhoneRun(source: "efferent receive"))
         sealer = configuration.seals ? SealScheduler(context: context, configuration: configuration) : nil
+    }
+
+    /// This receiver's import run, begun on first use (a failure, such as a full disk, is thrown
+    /// to the batch that needed it, and the next batch tries again).
+    func run() throws -> Int64 {
+        try phoneRun.withLock { run throws -> Int64 in
+            if let run { return run }
+            let begun = try context.store.beginPhoneRun(source: "efferent receive")
+            run = begun
+            return begun
+        }
     }
 }
 

@@ -111,4 +111,31 @@ import Testing
         #expect(retried.status == 200 && retried.count("accepted") == 400, "\(retried.body)")
         #expect(try harness.store.recordCount() == 400)
     }
+
+    /// A receiver started on a full disk (here: a store allowed no page beyond those it has, and
+    /// those full) starts, and answers 503 with Retry-After until there is room: under systemd a
+    /// receiver that failed to start would restart in a loop, and the phone would learn nothing.
+    @Test func aReceiverStartsOnAFullDiskAndAnswers503UntilThereIsRoom() async throws {
+        let harness = try await ReceiverHarness(beforeReceiving: { store in
+            try store.serialized {
+                let pages = try store.db.statement("PRAGMA page_count").first { $0.int64(0) } ?? 0
+                try store.db.execute("PRAGMA max_page_count = \(pages)")
+                // Rows of the table a receiver writes first, until the store has no room for another.
+                let filler = try store.db.statement("INSERT INTO import_run (source, format, full, started) VALUES ('filler', 'filler', 0, 0)")
+                var full = false
+                for _ in 0..<1_000_000 where !full {
+                    do { try filler.run([]) } catch let error as SQLiteError where error.code == 13 { full = true }
+                }
+                #expect(full, "the store never filled")
+            }
+        })
+        let batch = PulsBatchText.batch(samples: [PulsBatchText.quantity(type: "HKQuantityTypeIdentifierStepCount", start: 1_718_000_000_000,
+                                                                          end: 1_718_000_030_000, value: 10, unit: "count")])
+        let full = try harness.post(batch)
+        #expect(full.status == 503 && full.header("Retry-After") == "5", "\(full.body)")
+        try harness.store.serialized { try harness.store.db.execute("PRAGMA max_page_count = 1073741823") }
+        let retried = try harness.post(batch)
+        #expect(retried.status == 200 && retried.count("accepted") == 1, "\(retried.body)")
+        #expect(try harness.store.recordCount() == 1)
+    }
 }

@@ -88,14 +88,14 @@ import Testing
         let harness = try await ReceiverHarness(zone: "UTC", pinned: false)
         // 03:00 UTC on 10 June 2024 is 20:00 on 9 June in Los Angeles.
         let evening = PulsBatchText.quantity(type: Self.rate, start: 1_717_988_400_000, end: 1_717_988_400_000, value: 61, unit: "count/min")
-        let reader = harness.store.batchReader(run: harness.receiver.profiles[0].run)
+        let reader = harness.store.batchReader(run: try harness.receiver.profiles[0].run())
         try reader.feed(Array(PulsBatchText.batch(samples: [evening]).utf8))
         let read = try reader.finish()
 
         let pinning = Lines.editedHeader(PulsBatchText.batch(samples: [Lines.quantity])) { $0["timeZoneID"] = .string("America/Los_Angeles") }
         #expect(try harness.post(pinning).status == 200)
         #expect(harness.store.zone.identifier == "America/Los_Angeles" && harness.context.settings.timeZonePinned)
-        #expect(try harness.store.commit(read, token: harness.phoneID, run: harness.receiver.profiles[0].run).accepted == 1)
+        #expect(try harness.store.commit(read, token: harness.phoneID, run: try harness.receiver.profiles[0].run()).accepted == 1)
         let days = try harness.store.serialized {
             try harness.store.db.statement("SELECT value, day FROM record ORDER BY value").rows { ($0.double(0), $0.text(1)) }
         }
@@ -165,9 +165,9 @@ import Testing
 
         // Another connection's batch (another process on the same store): this one sees its samples.
         let other = try SourceStore(path: harness.store.path, zone: harness.store.zone)
-        let reader = other.batchReader(run: harness.receiver.profiles[0].run)
+        let reader = other.batchReader(run: try harness.receiver.profiles[0].run())
         try reader.feed(Array(PulsBatchText.batch(samples: [9, 5].map(Self.sample)).utf8))
-        let counts = try other.commit(try reader.finish(), token: harness.phoneID, run: harness.receiver.profiles[0].run)
+        let counts = try other.commit(try reader.finish(), token: harness.phoneID, run: try harness.receiver.profiles[0].run())
         #expect(counts.accepted == 1 && counts.duplicates == 1, "the other store read the rows held in memory here from the file")
         #expect(try harness.post(PulsBatchText.batch(samples: [9, 10].map(Self.sample))).counts == [1, 0, 1, 0, 0, 0, 0])
 

@@ -26,8 +26,9 @@ final class ReceiverHarness: @unchecked Sendable {
 
     /// `seals`: the receiver seals and uploads after `debounce` seconds (off: only the store is looked at).
     /// `pinned: false`: `init` was given no zone, so the first input naming one pins it.
+    /// `beforeReceiving`: done to the paired writer's store before the receiver opens it.
     init(zone: String = "America/Los_Angeles", pinned: Bool = true, seals: Bool = false, debounce: Double = 1, failedAuthentications: Int = 10,
-         limits: PulsLimits = PulsLimits()) async throws {
+         limits: PulsLimits = PulsLimits(), beforeReceiving: ((SourceStore) throws -> Void)? = nil) async throws {
         let serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
         service = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
             store: serviceStore, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
@@ -44,6 +45,7 @@ final class ReceiverHarness: @unchecked Sendable {
         context = try WriterContext(profile: profile, retry: .immediate)
         user = try context.store.phoneUser()
         (phoneID, token) = try context.store.pairPhone(name: "Test iPhone")
+        try beforeReceiving?(context.store)
         let lines = log
         let configuration = ReceiverConfiguration(log: { lines.append($0) }, limits: limits, failedAuthenticationsPerMinute: failedAuthentications,
                                                   debounceSeconds: debounce, longestWaitSeconds: 600, checkIntervalSeconds: 3600, seals: seals)
