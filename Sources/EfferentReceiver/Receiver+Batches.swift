@@ -55,6 +55,10 @@ extension Receiver {
             }
         }
         if counts.days > 0 { profile.sealer?.changed() }
+        if counts.replayDiffers {
+            configuration.log?(SealScheduler.line(["level": .text("warning"), "batch": .text(
+                "a batch ID already stored came again with other content: nothing of it was stored (the phone sent two batches under one ID)")]))
+        }
         let answer = "{\"accepted\":\(counts.accepted),\"deleted\":\(counts.deleted),\"duplicates\":\(counts.duplicates),"
             + "\"routePoints\":\(counts.routePoints),\"seriesPoints\":\(counts.seriesPoints),"
             + "\"aggregateSamples\":\(counts.aggregateSamples),\"activitySummaries\":\(counts.activitySummaries)}"

@@ -50,12 +50,19 @@ import Testing
     @Test func aReplayedBatchIDDoesNothing() async throws {
         let harness = try await ReceiverHarness()
         let id = "DDDDDDDD-0000-4000-8000-000000000001"
-        #expect(try harness.post(PulsBatchText.batch(id: id, samples: [Lines.quantity])).count("accepted") == 1)
-        // The same ID with other lines (never sent by the app, which resends a batch unchanged): nothing happens.
+        let first = PulsBatchText.batch(id: id, samples: [Lines.quantity])
+        #expect(try harness.post(first).count("accepted") == 1)
+        // Sent again unchanged, as the app retries: a replay, and nothing to say about it.
+        #expect(try harness.post(first).counts == [0, 0, 1, 0, 0, 0, 0])
+        let differs = "came again with other content"
+        #expect(!harness.log.all.contains { $0.contains(differs) })
+        // The same ID with other lines (never sent by the app, which resends a batch unchanged):
+        // nothing happens, and the log says so, naming no value.
         let replay = try harness.post(PulsBatchText.batch(id: id.lowercased(), samples: [Lines.category], deletions: [Lines.deletion],
                                                           aggregates: [Lines.aggregate]))
         #expect(replay.status == 200 && replay.counts == [0, 0, 1, 0, 0, 0, 0])
         #expect(try harness.store.phoneStats().map(\.type) == [Self.rate], "the category sample was not stored, the deletion not applied")
+        #expect(harness.log.all.filter { $0.contains(differs) && $0.contains("\"level\":\"warning\"") }.count == 1, "\(harness.log.all)")
     }
 
     /// §6.5: the line is the whole day; an omitted ring clears what was stored, ring records

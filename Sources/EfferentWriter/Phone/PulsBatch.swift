@@ -28,6 +28,8 @@ public struct PulsBatch: Sendable {
     public internal(set) var leftOut: [LeftOut: Int] = [:]
     /// The body's bytes once inflated.
     public internal(set) var bytes = 0
+    /// SHA-256 of those bytes: a replayed batch ID with other content is told apart (§6.1).
+    public internal(set) var digest: [UInt8] = []
     /// The zone the records' days were cut in when the lines were read.
     var zone = ""
 

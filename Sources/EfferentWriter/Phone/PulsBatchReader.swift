@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentCrypto
 
 /// Reads a phone's batch (Puls Sync Protocol v1) as its body arrives, line by line, bounded in
 /// memory by the limits: the header first (`schemaVersion` before anything else), then exactly
@@ -23,6 +24,7 @@ public final class PulsBatchReader {
     private var failure: PulsBatchError?
     /// Body bytes taken so far (after any gzip).
     public private(set) var bytes = 0
+    private var hash = Sodium.SHA256Stream()
 
     /// `earlierWorkout` finds a workout earlier batches brought (by lower-case UUID), whose source
     /// its route and series lines are filed under.
@@ -38,6 +40,7 @@ public final class PulsBatchReader {
     public func feed(_ piece: [UInt8]) throws(PulsBatchError) {
         if let failure { throw failure }
         bytes += piece.count
+        hash.update(piece)
         guard bytes <= limits.inflatedBytes else {
             throw remember(.tooLarge("the batch is over this receiver's limit of \(limits.inflatedBytes >> 20) MiB once inflated"))
         }
@@ -65,6 +68,7 @@ public final class PulsBatchReader {
         batch.ringDays = held.summaries
         batch.leftOut = session.notCarried
         batch.bytes = bytes
+        batch.digest = hash.finish()
         batch.zone = session.zone.identifier
         return batch
     }

@@ -17,6 +17,9 @@ extension SourceStore {
         public var activitySummaries = 0
         /// The batch ID was taken before: nothing was done (§6.1).
         public var replayed = false
+        /// A replay whose body differs from the one first stored under its batch ID (its lines
+        /// were not stored: the ID is taken): a sender's bug worth a line in the log.
+        public var replayDiffers = false
         /// Records added to the store (a sample may be many: a workout's parts, an ECG's voltages).
         public var records = 0
         /// Local days marked to be sealed again.
@@ -91,11 +94,18 @@ extension SourceStore {
     private func write(_ batch: PulsBatch, samples: PhoneSampleIndex, token: Int64, run: Int64, now: Double) throws -> PhoneBatchCounts {
         try db.write {
             var counts = PhoneBatchCounts()
-            let reserved = try db.statement("INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted) VALUES (?, ?, ?, ?, 0)")
-            try reserved.run([.blob(batch.header.batchID.bytes), .integer(token), .real(now), .integer(Int64(batch.samples.count))])
+            let reserved = try db.statement("""
+                INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted, digest) VALUES (?, ?, ?, ?, 0, ?)
+                """)
+            try reserved.run([.blob(batch.header.batchID.bytes), .integer(token), .real(now), .integer(Int64(batch.samples.count)),
+                              batch.digest.isEmpty ? .null : .blob(batch.digest)])
             if db.changes == 0 {
                 counts.replayed = true
                 counts.duplicates = batch.samples.count
+                // Batches stored before digests were kept have none, and are taken to be the same.
+                let stored = try db.statement("SELECT digest FROM phone_batch WHERE batch_id = ?")
+                    .first([.blob(batch.header.batchID.bytes)]) { $0.isNull(0) ? nil : $0.blob(0) } ?? nil
+                counts.replayDiffers = stored != nil && !batch.digest.isEmpty && stored != batch.digest
             } else {
                 var writer = try PhoneBatchWriter(store: self, db: db, batch: batch, run: run, samples: samples)
                 try writer.write(&counts)

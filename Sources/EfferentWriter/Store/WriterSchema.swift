@@ -305,6 +305,11 @@ enum WriterSchema {
         -- the identity index, and only for a record the identity did not find.
         ALTER TABLE record ADD COLUMN matched INTEGER;
         """),
+        (11, """
+        -- SHA-256 of each batch's inflated body, so that a batch ID sent again with other content
+        -- (a sender's bug: its lines are not stored, the ID being taken) is named in the log.
+        ALTER TABLE phone_batch ADD COLUMN digest BLOB;
+        """),
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
