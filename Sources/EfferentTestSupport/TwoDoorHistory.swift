@@ -7,7 +7,10 @@ import Foundation
 /// mass in lb) with six significant digits. Quantities (totals and readings), sleep stages,
 /// workouts with their statistics (energy, distance, heart rate), their pause and resume events
 /// and their GPS routes (the app's route lines; the export's GPX files, six decimals a field),
-/// and each day's activity rings, from a Watch and an iPhone, over `days` days from a seed.
+/// each day's activity rings, a night's heart-rate variability with its heartbeat series (the
+/// export nests the beats in the HRV record, rates rounded to whole numbers, times of day to the
+/// centisecond) and a weekly ECG (the export's CSV file, which names the device, not the source),
+/// from a Watch and an iPhone, over `days` days from a seed.
 public struct TwoDoorHistory: Sendable {
     public struct Sample: Sendable {
         public let uuid: String
@@ -29,6 +32,10 @@ public struct TwoDoorHistory: Sendable {
         public var events: [(type: Int, at: Double)] = []
         /// A workout's GPS fixes.
         public var route: [RouteFix] = []
+        /// A heartbeat series' beats, seconds from its start.
+        public var beats: [Double] = []
+        /// An ECG's voltages (µV) at 512 Hz.
+        public var voltages: [Double] = []
     }
 
     /// One GPS fix as the app sends it (full precision; `t` in epoch milliseconds with a fraction).
@@ -113,6 +120,21 @@ public struct TwoDoorHistory: Sendable {
             samples[samples.count - 1].events = [(1, runStart + 600_000 + Double(extra.next() % 999) + 0.5),
                                                  (2, runStart + 720_000 + Double(extra.next() % 999) + 0.5)]
             samples[samples.count - 1].route = Self.route(from: runStart, using: &extra)
+            // The night's HRV reading, and the heartbeat series it was computed from right after it.
+            let hrv = midnight + 3 * 3600 + Int64(extra.next() % 1800)
+            let beats = (0..<40).reduce(into: [Double]()) { beats, _ in
+                beats.append((beats.last ?? 0) + 0.75 + Double(extra.next() % 400) / 1000 + 0.0003)
+            }
+            add("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "quantity", instant(hrv), instant(hrv + 60),
+                30 + Double(extra.next() % 60_000) / 1000, "ms", watch: true)
+            let series = Double(hrv) * 1000 + 250.5
+            add("HKDataTypeIdentifierHeartbeatSeries", "heartbeatSeries", series, series + beats.last! * 1000, nil, nil, watch: true)
+            samples[samples.count - 1].beats = beats
+            if day % 7 == 1 {
+                let recorded = Double(midnight + 10 * 3600 + Int64(extra.next() % 3600)) * 1000 + 321.5
+                add("HKDataTypeIdentifierElectrocardiogram", "ecg", recorded, recorded + 2000, nil, nil, watch: true)
+                samples[samples.count - 1].voltages = (0..<1024).map { _ in Double(Int64(extra.next() % 400_000) - 200_000) / 1000 }
+            }
             let date = Date(timeIntervalSince1970: TimeInterval(midnight))
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -187,6 +209,11 @@ public struct TwoDoorHistory: Sendable {
         switch sample.kind {
         case "quantity": return head + ",\"value\":\(PulsBatchText.number(sample.value!)),\"unit\":\"\(sample.unit!)\"}"
         case "category": return head + ",\"category\":\(Int(sample.value!))}"
+        case "heartbeatSeries":
+            return head + ",\"heartbeats\":[\(sample.beats.map { "[\($0),false]" }.joined(separator: ","))]}"
+        case "ecg":
+            return head + ",\"ecg\":{\"classification\":\"sinusRhythm\",\"samplingFrequencyHz\":512,\"symptomsStatus\":\"none\","
+                + "\"voltagesUV\":[\(sample.voltages.map { String($0) }.joined(separator: ","))]}}"
         default:
             var detail = "\"activityType\":\"running\",\"duration\":\(PulsBatchText.number((sample.end - sample.start) / 1000))"
             if let energy = sample.energy { detail += ",\"totalEnergyKcal\":\(PulsBatchText.number(energy))" }
@@ -212,7 +239,7 @@ public struct TwoDoorHistory: Sendable {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss '+0000'"
         // Truncated to the second, as the export writes instants.
         func date(_ milliseconds: Double) -> String { formatter.string(from: Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down))) }
-        for sample in samples where !excluded.contains(sample.uuid) {
+        for (index, sample) in samples.enumerated() where !excluded.contains(sample.uuid) {
             let watch = sample.source == "Apple Watch"
             let source = watch ? "Apple Watch" : "Anna&apos;s iPhone"
             let device = watch ? "&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1&gt;"
@@ -222,7 +249,28 @@ public struct TwoDoorHistory: Sendable {
             switch sample.kind {
             case "quantity":
                 let (unit, factor) = Self.exportUnits[sample.unit!] ?? (sample.unit!, 1)
-                text += " <Record type=\"\(sample.type)\" \(common) unit=\"\(unit)\" value=\"\(Self.sixDigits(sample.value! * factor))\"/>\n"
+                text += " <Record type=\"\(sample.type)\" \(common) unit=\"\(unit)\" value=\"\(Self.sixDigits(sample.value! * factor))\""
+                // An HRV record holds the heartbeat series after it, when the export has that too.
+                if index + 1 < samples.count, case let series = samples[index + 1], series.kind == "heartbeatSeries",
+                   !excluded.contains(series.uuid) {
+                    text += ">\n  <HeartRateVariabilityMetadataList>\n"
+                    var previous: Double?
+                    for beat in series.beats {
+                        let bpm = previous.map { 60 / (beat - $0) } ?? 60 / series.beats[1]
+                        previous = beat
+                        let at = series.start / 1000 + beat
+                        // To the centisecond, cut rather than rounded (never `60.00`).
+                        let day = (at.truncatingRemainder(dividingBy: 86_400) * 100).rounded(.down) / 100
+                        let time = String(format: "%02d:%02d:%05.2f", Int(day) / 3600, Int(day) % 3600 / 60, day.truncatingRemainder(dividingBy: 60))
+                        text += "   <InstantaneousBeatsPerMinute bpm=\"\(Int(bpm.rounded()))\" time=\"\(time)\"/>\n"
+                    }
+                    text += "  </HeartRateVariabilityMetadataList>\n </Record>\n"
+                } else {
+                    text += "/>\n"
+                }
+            case "heartbeatSeries", "ecg":
+                // Nested in its HRV record; an ECG is a file of its own.
+                break
             case "category":
                 text += " <Record type=\"\(sample.type)\" \(common) value=\"\(Self.sleepNames[Int(sample.value!)])\"/>\n"
             default:
@@ -261,6 +309,17 @@ public struct TwoDoorHistory: Sendable {
     public func exportFiles(excluding excluded: Set<String> = []) -> [(path: String, text: String)] {
         var files = [("export.xml", exportXML(excluding: excluded))]
         let formatter = ISO8601DateFormatter()
+        let recorded = DateFormatter()
+        recorded.locale = Locale(identifier: "en_US_POSIX")
+        recorded.timeZone = TimeZone(identifier: "UTC")
+        recorded.dateFormat = "yyyy-MM-dd HH:mm:ss '+0000'"
+        for sample in samples where !excluded.contains(sample.uuid) && sample.kind == "ecg" {
+            let date = Date(timeIntervalSince1970: (sample.start / 1000).rounded(.down))
+            var text = "Name,Anna\nDate of Birth,\"Jan 15, 1990\"\nRecorded Date,\(recorded.string(from: date))\nClassification,Sinus Rhythm\n"
+                + "Symptoms,\nSoftware Version,2\nDevice,\"Watch6,1\"\nSample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n\n"
+            for voltage in sample.voltages { text += String(format: "%.3f\n", voltage) }
+            files.append(("electrocardiograms/ecg_\(sample.uuid.prefix(8)).csv", text))
+        }
         for sample in samples where !excluded.contains(sample.uuid) {
             guard let path = Self.routePath(sample) else { continue }
             var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" "
@@ -275,6 +334,16 @@ public struct TwoDoorHistory: Sendable {
             files.append((path, text + "    </trkseg>\n  </trk>\n</gpx>\n"))
         }
         return files
+    }
+
+    /// `uuids` with the heartbeat series of each HRV reading among them: the export writes a series
+    /// inside its reading, so a history without the reading has no series either.
+    public func withSeries(_ uuids: Set<String>) -> Set<String> {
+        var all = uuids
+        for (index, sample) in samples.enumerated().dropLast() where uuids.contains(sample.uuid) && samples[index + 1].kind == "heartbeatSeries" {
+            all.insert(samples[index + 1].uuid)
+        }
+        return all
     }
 
     /// Where the export keeps a workout's route, nil when it has none.

@@ -95,9 +95,12 @@ import Testing
         try Self.importing(history.exportFiles(), into: exportOnly, in: scratch)
         try Self.receiving(batches, into: phoneOnly)
         // Each sample a record; each workout five statistics more (energy, distance, heart rate
-        // minimum, mean and maximum), two events and seven records a route fix; six a day's rings.
+        // minimum, mean and maximum), two events and seven records a route fix; six a day's rings;
+        // a heartbeat series one a beat; an ECG its sampling frequency and one a voltage more.
         let workouts = history.samples.filter { $0.kind == "workout" }
         let parts = workouts.count * (5 + 2) + workouts.reduce(0) { $0 + 7 * $1.route.count } + 6 * history.rings.count
+            + history.samples.reduce(0) { $0 + ($1.kind == "heartbeatSeries" ? $1.beats.count - 1 : 0) + ($1.kind == "ecg" ? 1 + $1.voltages.count : 0) }
+        #expect(history.samples.contains { $0.kind == "ecg" } && history.samples.contains { $0.kind == "heartbeatSeries" })
         #expect(try Self.count(exportOnly) == history.samples.count + parts)
         #expect(try Self.count(phoneOnly) == Self.count(exportOnly))
 
@@ -128,7 +131,11 @@ import Testing
         try Self.expectSame(phoneFirst, as: phoneOnly, "phone → import → import")
 
         // A deletion by UUID takes the record whichever door brought it in.
-        let gone = stride(from: 5, to: history.samples.count, by: 29).map { history.samples[$0].uuid }
+        // Among them an ECG and an HRV reading, whose heartbeat series goes with it.
+        var chosen = Set(stride(from: 5, to: history.samples.count, by: 29).map { history.samples[$0].uuid })
+        chosen.insert(history.samples.first { $0.kind == "ecg" }!.uuid)
+        chosen.insert(history.samples.first { $0.type == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN" }!.uuid)
+        let gone = Array(history.withSeries(chosen))
         for store in [importFirst, phoneFirst, phoneOnly] {
             #expect(try Self.receiving([history.deletions(gone)], into: store).deleted == gone.count)
         }

@@ -82,6 +82,11 @@ struct PhoneBatchWriter {
                 while try insert.step() {}
             }
             counts.accepted += 1
+            // An ECG or a heartbeat series an export brought first is met whole (decision A.14).
+            if sample.kind == "ecg" || sample.kind == "heartbeatSeries",
+               try rows.adoptWhole(batch.records[mapped.records], kind: sample.kind, sample: sid) {
+                continue
+            }
             try insertRecords(mapped.records, sample: sid, &counts)
         }
     }

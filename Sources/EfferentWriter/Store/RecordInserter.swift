@@ -35,6 +35,9 @@ final class RecordInserter {
     private let takenBack: SQLiteStatement?
     /// Records that met the other door's row of the same sample instead of being inserted.
     private(set) var met = 0
+    /// The export ECG whose parts are not stored: a phone sample stands for that ECG (its source
+    /// and span, set by its `electrocardiogram` record, which comes before its parts).
+    private var coveredECG: (source: String, start: Int64, end: Int64)?
 
     /// What becomes of a record that is already stored.
     enum Existing {
@@ -116,6 +119,7 @@ final class RecordInserter {
     func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
         let mapped = entry.mapped
         let start = Int64(entry.record.start.rounded(.down))
+        if sample == nil, phoneTwin != nil, try coveredByPhone(entry, start: start) { return false }
         if let sample, let exportTwin, let claimed, let rid = try twin(exportTwin, entry, start: start) {
             // The export's row stands for this sample from now on: the UUID's deletion takes it.
             try claimed.run([.integer(sample), .integer(rid)])
@@ -177,6 +181,66 @@ final class RecordInserter {
         if totalChanges != nil, mapped.target.isTotal {
             totalChanges?.add(metric: mapped.target.metric, start: start, end: Int64(entry.record.end.rounded(.down)))
         }
+        return true
+    }
+
+    // MARK: Samples met whole (decision A.14)
+
+    /// An ECG and a heartbeat series are one sample the doors write as many records that no rule
+    /// pairs one by one: the export names an ECG's device (`Watch6,1`) where the app names its
+    /// source, and puts its voltages on the whole second it was recorded; it rounds each beat's
+    /// rate to a whole number and its time to a centisecond. So such a sample is met whole. An
+    /// export's record is not stored when a phone's sample of the same kind stands for it: an ECG
+    /// recorded in the same second (two in one second cannot be taken), and its parts with it; a
+    /// beat from the same source within a second of one of the phone's beats.
+    private func coveredByPhone(_ entry: ImportSession.Pending, start: Int64) throws -> Bool {
+        let metric = entry.mapped.target.metric
+        if metric == RecordParts.electrocardiogram {
+            let phone = try db.statement("SELECT 1 FROM record WHERE metric = ? AND start = ? AND origin = 0 AND sample IS NOT NULL LIMIT 1")
+                .first([.text(metric), .integer(start)]) { _ in true } ?? false
+            coveredECG = phone ? (entry.record.source, start, Int64(entry.record.end.rounded(.down))) : nil
+            return phone
+        }
+        if metric.hasPrefix(RecordParts.electrocardiogram + ".") {
+            guard let covered = coveredECG else { return false }
+            return covered.source == entry.record.source && start >= covered.start && start <= covered.end
+        }
+        if metric == RecordParts.heartbeat.metric {
+            return try db.statement("""
+                SELECT 1 FROM record WHERE metric = ? AND source = ? AND start BETWEEN ? AND ? AND origin = 0 AND sample IS NOT NULL LIMIT 1
+                """).first([.text(metric), .text(entry.record.source), .integer(start - 1), .integer(start + 1)]) { _ in true } ?? false
+        }
+        return false
+    }
+
+    /// A phone's ECG or heartbeat series (`records`, the rows it maps to) meets the export's rows
+    /// of the same sample whole: they stand, claimed by its UUID (whose deletion takes them), and
+    /// its own records are not stored. Returns whether it met them.
+    func adoptWhole(_ records: ArraySlice<ImportSession.Pending>, kind: String, sample: Int64) throws -> Bool {
+        guard exportTwin != nil, let first = records.first else { return false }
+        let start = Int64(records.lazy.map(\.record.start).min()!.rounded(.down))
+        let end = Int64(records.lazy.map(\.record.end).max()!.rounded(.down))
+        switch kind {
+        case "ecg":
+            let ecg = try db.statement("""
+                SELECT source, start, end FROM record WHERE metric = ? AND start = ? AND origin = 0 AND sample IS NULL LIMIT 1
+                """).first([.text(RecordParts.electrocardiogram), .integer(start)]) { ($0.text(0), $0.int64(1), $0.int64(2)) }
+            guard let (source, from, to) = ecg else { return false }
+            try db.statement("""
+                UPDATE record SET sample = ?, matched = seen WHERE start BETWEEN ? AND ? AND source = ? AND origin = 0 AND sample IS NULL
+                AND (metric = ? OR metric LIKE ?)
+                """).run([.integer(sample), .integer(from), .integer(to), .text(source), .text(RecordParts.electrocardiogram),
+                          .text(RecordParts.electrocardiogram + ".%")])
+        case "heartbeatSeries":
+            try db.statement("""
+                UPDATE record SET sample = ?, matched = seen WHERE metric = ? AND source = ? AND start BETWEEN ? AND ? AND origin = 0
+                AND sample IS NULL
+                """).run([.integer(sample), .text(RecordParts.heartbeat.metric), .text(first.record.source), .integer(start - 1), .integer(end + 1)])
+            guard db.changes > 0 else { return false }
+        default:
+            return false
+        }
+        met += 1
         return true
     }
 
