@@ -132,8 +132,10 @@ public struct TwoDoorHistory: Sendable {
             samples[samples.count - 1].beats = beats
             if day % 7 == 1 {
                 let recorded = Double(midnight + 10 * 3600 + Int64(extra.next() % 3600)) * 1000 + 321.5
-                add("HKDataTypeIdentifierElectrocardiogram", "ecg", recorded, recorded + 2000, nil, nil, watch: true)
-                samples[samples.count - 1].voltages = (0..<1024).map { _ in Double(Int64(extra.next() % 400_000) - 200_000) / 1000 }
+                // Thirty seconds at 512 Hz, as the Watch records: more records than an import writes in
+                // one transaction, so an ECG's parts are stored across two.
+                add("HKDataTypeIdentifierElectrocardiogram", "ecg", recorded, recorded + 30_000, nil, nil, watch: true)
+                samples[samples.count - 1].voltages = (0..<15_360).map { _ in Double(Int64(extra.next() % 400_000) - 200_000) / 1000 }
             }
             let date = Date(timeIntervalSince1970: TimeInterval(midnight))
             var calendar = Calendar(identifier: .gregorian)

@@ -35,9 +35,9 @@ final class RecordInserter {
     private let takenBack: SQLiteStatement?
     /// Records that met the other door's row of the same sample instead of being inserted.
     private(set) var met = 0
-    /// The export ECG whose parts are not stored: a phone sample stands for that ECG (its source
-    /// and span, set by its `electrocardiogram` record, which comes before its parts).
-    private var coveredECG: (source: String, start: Int64, end: Int64)?
+    /// The export ECG whose parts come now (its source and span, from its `electrocardiogram`
+    /// record, which comes before them), and whether a phone's sample stands for it.
+    private var ecg: (source: String, start: Int64, end: Int64, covered: Bool)?
 
     /// What becomes of a record that is already stored.
     enum Existing {
@@ -198,12 +198,22 @@ final class RecordInserter {
         if metric == RecordParts.electrocardiogram {
             let phone = try db.statement("SELECT 1 FROM record WHERE metric = ? AND start = ? AND origin = 0 AND sample IS NOT NULL LIMIT 1")
                 .first([.text(metric), .integer(start)]) { _ in true } ?? false
-            coveredECG = phone ? (entry.record.source, start, Int64(entry.record.end.rounded(.down))) : nil
+            ecg = (entry.record.source, start, Int64(entry.record.end.rounded(.down)), phone)
             return phone
         }
         if metric.hasPrefix(RecordParts.electrocardiogram + ".") {
-            guard let covered = coveredECG else { return false }
-            return covered.source == entry.record.source && start >= covered.start && start <= covered.end
+            if let ecg, ecg.source == entry.record.source, start >= ecg.start, start <= ecg.end { return ecg.covered }
+            // Its ECG's record came in an earlier piece of the import (an inserter lasts one
+            // piece): the stored ECG this part lies in, the phone's first when there is one.
+            let found = try db.statement("""
+                SELECT sample IS NOT NULL, start, end FROM record WHERE metric = ? AND origin = 0 AND start BETWEEN ? AND ? AND end >= ?
+                ORDER BY sample IS NULL LIMIT 1
+                """).first([.text(RecordParts.electrocardiogram), .integer(start - 120), .integer(start), .integer(start)]) {
+                ($0.int64(0) == 1, $0.int64(1), $0.int64(2))
+            }
+            guard let (covered, from, to) = found else { return false }
+            ecg = (entry.record.source, from, to, covered)
+            return covered
         }
         if metric == RecordParts.heartbeat.metric {
             return try db.statement("""
