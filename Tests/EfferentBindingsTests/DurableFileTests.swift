@@ -143,4 +143,15 @@ import Testing
             try DurableFile.write([1], to: "/proc/efferent/key.json")
         }
     }
+
+    /// A file others can read is made 0600 and named; one whose mode cannot change (here a file
+    /// of /proc, which no one may chmod) is an error, not passed over as it once was.
+    @Test func restrictingToTheOwnerTightensOrSaysWhyNot() throws {
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{}".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(try FileDurability.restrictToOwner([path, path + "-absent"]) == [path])
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileDurability.restrictToOwner([path]).isEmpty, "already the owner's only")
+        #expect(throws: FileDurabilityError.self) { try FileDurability.restrictToOwner(["/proc/self/status"]) }
+    }
+
 }

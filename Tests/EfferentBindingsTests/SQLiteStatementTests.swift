@@ -36,4 +36,34 @@ import Testing
         #expect(try sum.first([.integer(1), .integer(2)]) { $0.int64(0) } == 3)
         #expect(throws: SQLiteError.self, "values for a statement that takes none") { try db.statement("SELECT 1").run([.integer(1)]) }
     }
+
+    /// A nested write that throws takes back its own changes, though the outer one catches the
+    /// error and commits (before, they joined the outer transaction and were committed with it).
+    @Test func aNestedWriteThatThrowsTakesBackOnlyItsOwnChanges() throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        struct Refused: Error {}
+        try db.write {
+            try db.statement("INSERT INTO t VALUES (1)").run()
+            _ = try? db.write {
+                try db.statement("INSERT INTO t VALUES (2)").run()
+                throw Refused()
+            }
+            try db.write { try db.statement("INSERT INTO t VALUES (3)").run() }
+        }
+        #expect(try db.statement("SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)").first { $0.text(0) } == "1,3")
+    }
+
+    /// Statements built with values in their text do not pile up: the cache keeps the most
+    /// recently used, and a statement a caller still holds works after the cache dropped it.
+    @Test func theStatementCacheIsBounded() throws {
+        let db = try SQLiteConnection(path: ":memory:")
+        let held = try db.statement("SELECT 42")
+        for value in 0..<(SQLiteConnection.cachedStatements * 3) {
+            #expect(try db.statement("SELECT \(value)").first { $0.int64(0) } == Int64(value))
+        }
+        #expect(db.cachedStatementCount <= SQLiteConnection.cachedStatements)
+        #expect(try held.first { $0.int64(0) } == 42)
+    }
+
 }

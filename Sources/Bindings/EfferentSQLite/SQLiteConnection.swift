@@ -7,7 +7,13 @@ import Foundation
 /// A connection is not thread-safe: give it one owner at a time (a `Mutex`, a pool slot).
 public final class SQLiteConnection {
     private let handle: OpaquePointer
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Prepared statements by their SQL, each with when it was last handed out: at most
+    /// `cachedStatements` are kept, the least recently used dropped first (SQL built with values
+    /// in its text, such as a user's `efferent sql`, would otherwise be kept for the connection's
+    /// life). A dropped statement a caller still holds lives on until it lets go.
+    private var statements: [String: CachedStatement] = [:]
+    private var handedOut: UInt64 = 0
+    public static let cachedStatements = 256
     private var transactionDepth = 0
     /// The progress handler's deadline (`limitUntrusted`), freed after the handle closes.
     private var deadline: UnsafeMutablePointer<efferent_sqlite_deadline>?
@@ -63,9 +69,11 @@ public final class SQLiteConnection {
     /// the rest (https://sqlite.org/c3ref/prepare.html, `pzTail`), so anything but whitespace and
     /// comments after it is refused, as GRDB's `makeStatement` does. `execute(_:)` runs several.
     public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        handedOut &+= 1
         if let cached = statements[sql] {
-            cached.reset()
-            return cached
+            cached.used = handedOut
+            cached.statement.reset()
+            return cached.statement
         }
         var raw: OpaquePointer?
         var rc: Int32 = SQLITE_OK
@@ -90,13 +98,22 @@ public final class SQLiteConnection {
             throw error(rc, "preparing a statement")
         }
         let statement = SQLiteStatement(raw, connection: self)
-        statements[sql] = statement
+        if statements.count >= Self.cachedStatements {
+            // A quarter goes at once, so the sort is paid once per 64 new statements.
+            let oldest = statements.sorted { $0.value.used < $1.value.used }.prefix(Self.cachedStatements / 4)
+            for (text, _) in oldest { statements[text] = nil }
+        }
+        statements[sql] = CachedStatement(statement, used: handedOut)
         return statement
     }
 
+    /// Statements kept prepared now (at most `cachedStatements`).
+    public var cachedStatementCount: Int { statements.count }
+
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws and
     /// rethrows its error. `BEGIN IMMEDIATE` takes the write lock up front, so two writers never
-    /// deadlock on an upgrade. Nested calls join the outer transaction.
+    /// deadlock on an upgrade. A nested call is a savepoint within the outer transaction: its
+    /// changes are taken back when its body throws, whatever the outer body then does.
     public func write<T>(_ body: () throws -> T) throws -> T {
         try transaction("BEGIN IMMEDIATE", body)
     }
@@ -108,9 +125,22 @@ public final class SQLiteConnection {
 
     private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
+            // A nested transaction is a savepoint: when its body throws, what it did is taken
+            // back, and the outer transaction (which may catch the error and go on) keeps only
+            // its own changes.
+            let savepoint = "s\(transactionDepth)"
+            try statement("SAVEPOINT \(savepoint)").run()
             transactionDepth += 1
             defer { transactionDepth -= 1 }
-            return try body()
+            do {
+                let result = try body()
+                try statement("RELEASE \(savepoint)").run()
+                return result
+            } catch {
+                try? statement("ROLLBACK TO \(savepoint)").run()
+                try? statement("RELEASE \(savepoint)").run()
+                throw error
+            }
         }
         // BEGIN, COMMIT and ROLLBACK are prepared once and kept, like any statement: every read
         // and write runs them, and `sqlite3_exec` would parse them again each time.
@@ -190,4 +220,14 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public var isTooBig: Bool { primaryCode == SQLITE_TOOBIG }
 
     public var description: String { "SQLite failed while \(context): \(message) (code \(code))." }
+}
+
+/// A statement in a connection's cache, and when it was last handed out.
+private final class CachedStatement {
+    let statement: SQLiteStatement
+    var used: UInt64
+    init(_ statement: SQLiteStatement, used: UInt64) {
+        self.statement = statement
+        self.used = used
+    }
 }

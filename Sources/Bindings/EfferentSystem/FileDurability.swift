@@ -17,14 +17,19 @@ public enum FileDurability {
     }
 
     /// Makes each existing file among `paths` readable by its owner only; returns those that were
-    /// readable by others (a file from before the umask was 077).
+    /// readable by others (a file from before the umask was 077). A file that stays readable by
+    /// others (its mode cannot be changed: another owner, a read-only file system) is an error,
+    /// never passed over: these files hold keys and health records.
     @discardableResult
-    public static func restrictToOwner(_ paths: [String]) -> [String] {
-        paths.filter { path in
+    public static func restrictToOwner(_ paths: [String]) throws(FileDurabilityError) -> [String] {
+        var tightened = [String]()
+        for path in paths {
             var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return false }
-            return chmod(path, 0o600) == 0
+            guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { continue }
+            _ = try retrying("making \(path) readable by its owner only") { chmod(path, 0o600) }
+            tightened.append(path)
         }
+        return tightened
     }
 
     /// Flushes the file or directory at `path` to the disk.

@@ -28,7 +28,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
                                                 attributes: [.posixPermissions: 0o700])
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         let writerConnection = try Self.open(path)
-        tightened = FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
+        tightened = try FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
         try SQLiteSchema.migrate(writerConnection, now: Int64(Date().timeIntervalSince1970 * 1000))
         writer = ConnectionSlot(writerConnection)
         let file = path

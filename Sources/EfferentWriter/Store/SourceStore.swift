@@ -35,7 +35,7 @@ public final class SourceStore: @unchecked Sendable {
         self.path = path
         db = try SQLiteConnection(path: path)
         // Every plaintext record is in here: owner only, also for a store made before umask 077.
-        FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
+        try FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
         // A new store is made with 16 KiB pages: an import (millions of rows, each page of the
         // identity index touched again and again) spent 6–8 % less CPU and time than with SQLite's
         // 4 KiB. An existing store keeps its own size: changing it means rewriting the whole file
