@@ -89,8 +89,8 @@ ensure_browser() {
     [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
     [ ${#missing[@]} -eq 0 ] || apt_install "The browser checks need headless Chromium" "${missing[@]}"
     command -v python3 >/dev/null 2>&1 || { echo "the browser checks need python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
-    if ! python3 -c "import selenium" >/dev/null 2>&1; then
-        say "installing Selenium for the browser checks"
+    if ! python3 -c "import selenium, openapi_spec_validator, jsonschema" >/dev/null 2>&1; then
+        say "installing Selenium and the OpenAPI validator for the browser checks"
         python3 -m pip install -q -r "$ROOT/Tests/Browser/requirements.txt" >/dev/null
     fi
 }

@@ -570,7 +570,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Overview"
         }
        }
       }
@@ -633,7 +633,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Daily"
         }
        }
       }
@@ -706,7 +706,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Statistics"
         }
        }
       }
@@ -756,7 +756,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Sleep"
         }
        }
       }
@@ -823,7 +823,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Workouts"
         }
        }
       }
@@ -901,7 +901,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Samples"
         }
        }
       }
@@ -1065,7 +1065,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/Status"
         }
        }
       }
@@ -1106,7 +1106,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/TodayPage"
         }
        }
       }
@@ -1184,7 +1184,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/MetricPage"
         }
        }
       }
@@ -1253,7 +1253,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/SleepPage"
         }
        }
       }
@@ -1305,7 +1305,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/NightPage"
         }
        }
       }
@@ -1364,7 +1364,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/WorkoutsPage"
         }
        }
       }
@@ -1415,7 +1415,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/WorkoutPage"
         }
        }
       }
@@ -1446,7 +1446,7 @@ dl.facts dd{margin:0}
       "content": {
        "application/json": {
         "schema": {
-         "type": "object"
+         "$ref": "#/components/schemas/CataloguePage"
         }
        }
       }
@@ -1519,6 +1519,1019 @@ dl.facts dd{margin:0}
       "description": "One sentence saying what to do."
      }
     }
+   },
+   "Day": {
+    "type": "string",
+    "format": "date",
+    "description": "A local day of the archive's zone, YYYY-MM-DD."
+   },
+   "Note": {
+    "type": "string",
+    "description": "What a reader of the answer must know: days cut to those the archive holds, a page and where the rest starts."
+   },
+   "DayPage": {
+    "type": "object",
+    "required": [
+     "since",
+     "until"
+    ],
+    "description": "The answer is one page: ask again with these days for the rest.",
+    "properties": {
+     "since": {
+      "$ref": "#/components/schemas/Day"
+     },
+     "until": {
+      "$ref": "#/components/schemas/Day"
+     }
+    }
+   },
+   "OffsetPage": {
+    "type": "object",
+    "required": [
+     "offset"
+    ],
+    "description": "The answer is one page: ask again with this offset for the rest.",
+    "properties": {
+     "offset": {
+      "type": "integer",
+      "minimum": 0
+     }
+    }
+   },
+   "Cell": {
+    "type": [
+     "string",
+     "number",
+     "null"
+    ],
+    "description": "One value of a row, in the order `columns` names; null where there is none."
+   },
+   "Rows": {
+    "type": "array",
+    "items": {
+     "type": "array",
+     "items": {
+      "$ref": "#/components/schemas/Cell"
+     }
+    },
+    "description": "One array a row, its values in the order of `columns`."
+   },
+   "Columns": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    },
+    "description": "The names of each row's values, in order."
+   },
+   "SameOnEveryRow": {
+    "type": "object",
+    "additionalProperties": {
+     "type": [
+      "string",
+      "number",
+      "null"
+     ]
+    },
+    "description": "Columns whose value is the same on every row, given once here and left out of the rows."
+   },
+   "Distribution": {
+    "type": "object",
+    "description": "Minimum, percentiles, mean and maximum; null over no values.",
+    "properties": {
+     "min": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "p10": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "median": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "mean": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "p90": {
+      "type": [
+       "number",
+       "null"
+      ]
+     },
+     "max": {
+      "type": [
+       "number",
+       "null"
+      ]
+     }
+    }
+   },
+   "Overview": {
+    "type": "object",
+    "required": [
+     "metrics",
+     "readable",
+     "howToRead"
+    ],
+    "properties": {
+     "howToRead": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      },
+      "description": "The data's traps, one sentence each."
+     },
+     "metrics": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "metric",
+        "kind",
+        "events",
+        "daysCovered",
+        "firstDay",
+        "lastDay",
+        "buckets"
+       ],
+       "properties": {
+        "metric": {
+         "type": "string",
+         "description": "The wire name (steps, heartRate, workoutRoute.latitude, …)."
+        },
+        "kind": {
+         "type": "string",
+         "enum": [
+          "total",
+          "record"
+         ],
+         "description": "total: de-duplicated sums per day or hour; record: readings, stretches, workouts."
+        },
+        "unit": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "The wire unit; null for a category kept as HealthKit's integer."
+        },
+        "unitNote": {
+         "type": "string",
+         "description": "What a unitless value means."
+        },
+        "events": {
+         "type": "integer",
+         "minimum": 0
+        },
+        "daysCovered": {
+         "type": "integer",
+         "minimum": 0
+        },
+        "firstDay": {
+         "$ref": "#/components/schemas/Day"
+        },
+        "lastDay": {
+         "$ref": "#/components/schemas/Day"
+        },
+        "buckets": {
+         "type": "array",
+         "items": {
+          "type": "string",
+          "enum": [
+           "day",
+           "hour"
+          ]
+         }
+        }
+       }
+      }
+     },
+     "readable": {
+      "type": "object",
+      "required": [
+       "days"
+      ],
+      "properties": {
+       "days": {
+        "type": "integer",
+        "minimum": 0
+       },
+       "firstDay": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "lastDay": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "note": {
+        "type": "string"
+       }
+      }
+     },
+     "writable": {
+      "type": "object",
+      "description": "What an agent may write, by metric.",
+      "additionalProperties": {
+       "type": "object",
+       "required": [
+        "kind"
+       ],
+       "properties": {
+        "kind": {
+         "type": "string"
+        },
+        "unit": {
+         "type": "string"
+        },
+        "stages": {
+         "type": "array",
+         "items": {
+          "type": "string"
+         }
+        }
+       }
+      }
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/DayPage"
+     }
+    }
+   },
+   "Daily": {
+    "type": "object",
+    "required": [
+     "columns",
+     "rows",
+     "units"
+    ],
+    "description": "One row a day: a total's sum, or a reading's min, mean and max (columns heartRate.min, heartRate.mean, heartRate.max).",
+    "properties": {
+     "columns": {
+      "$ref": "#/components/schemas/Columns"
+     },
+     "rows": {
+      "$ref": "#/components/schemas/Rows"
+     },
+     "units": {
+      "type": "object",
+      "additionalProperties": {
+       "type": [
+        "string",
+        "null"
+       ]
+      },
+      "description": "Each metric's unit."
+     },
+     "unitNote": {
+      "type": "string"
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/DayPage"
+     }
+    }
+   },
+   "Statistics": {
+    "type": "object",
+    "required": [
+     "metric",
+     "groupBy",
+     "over",
+     "rows"
+    ],
+    "properties": {
+     "metric": {
+      "type": "string"
+     },
+     "unit": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "unitNote": {
+      "type": "string"
+     },
+     "groupBy": {
+      "type": "string",
+      "enum": [
+       "day",
+       "week",
+       "month",
+       "year"
+      ]
+     },
+     "over": {
+      "type": "string",
+      "description": "What each group's figures are over: daily totals or individual readings."
+     },
+     "rows": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "group",
+        "n"
+       ],
+       "properties": {
+        "group": {
+         "type": "string",
+         "description": "The group's first day (a week starts on Monday), or the month or year."
+        },
+        "n": {
+         "type": "integer",
+         "minimum": 0,
+         "description": "Values in the group."
+        },
+        "min": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "p10": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "median": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "mean": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "p90": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "max": {
+         "type": [
+          "number",
+          "null"
+         ]
+        },
+        "sum": {
+         "type": [
+          "number",
+          "null"
+         ]
+        }
+       }
+      }
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/DayPage"
+     }
+    }
+   },
+   "Sleep": {
+    "type": "object",
+    "required": [
+     "rows",
+     "nightsInRange",
+     "nightsRecorded"
+    ],
+    "properties": {
+     "rows": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [
+        "night",
+        "start",
+        "end",
+        "asleepHours",
+        "inBedHours",
+        "stages"
+       ],
+       "properties": {
+        "night": {
+         "type": "string",
+         "format": "date",
+         "description": "The night, named by its evening."
+        },
+        "start": {
+         "type": "string",
+         "description": "An instant as the tables print it: local time with its offset (2025-06-01T07:00:00+02:00)."
+        },
+        "end": {
+         "type": "string",
+         "description": "An instant as the tables print it: local time with its offset (2025-06-01T07:00:00+02:00)."
+        },
+        "asleepHours": {
+         "type": "number"
+        },
+        "inBedHours": {
+         "type": "number"
+        },
+        "segments": {
+         "type": "integer"
+        },
+        "stages": {
+         "type": "object",
+         "additionalProperties": {
+          "type": "number"
+         },
+         "description": "Hours in each stage (unions of every source's, never sums)."
+        },
+        "naps": {
+         "type": "array",
+         "items": {
+          "type": "object"
+         }
+        }
+       }
+      }
+     },
+     "nightsInRange": {
+      "type": "integer"
+     },
+     "nightsRecorded": {
+      "type": "integer"
+     },
+     "asleepHours": {
+      "$ref": "#/components/schemas/Distribution"
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/DayPage"
+     }
+    }
+   },
+   "Workouts": {
+    "type": "object",
+    "required": [
+     "total",
+     "byActivity",
+     "columns",
+     "rows"
+    ],
+    "description": "Rows of start, end, activity, day, minutes, source, distanceMeters, activeEnergyKcal, averageHeartRate, maximumHeartRate, routeFixes.",
+    "properties": {
+     "total": {
+      "type": "integer",
+      "description": "Workouts over the whole range, of which `rows` may be a page."
+     },
+     "byActivity": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "object",
+       "required": [
+        "count",
+        "minutes"
+       ],
+       "properties": {
+        "count": {
+         "type": "integer"
+        },
+        "minutes": {
+         "type": "number"
+        }
+       }
+      }
+     },
+     "columns": {
+      "$ref": "#/components/schemas/Columns"
+     },
+     "rows": {
+      "$ref": "#/components/schemas/Rows"
+     },
+     "sameOnEveryRow": {
+      "$ref": "#/components/schemas/SameOnEveryRow"
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/OffsetPage"
+     }
+    }
+   },
+   "Samples": {
+    "type": "object",
+    "required": [
+     "metric",
+     "matched",
+     "returned",
+     "columns",
+     "rows"
+    ],
+    "properties": {
+     "metric": {
+      "type": "string"
+     },
+     "matched": {
+      "type": "integer",
+      "description": "Events the question matched, of which `rows` are a page."
+     },
+     "returned": {
+      "type": "integer"
+     },
+     "columns": {
+      "$ref": "#/components/schemas/Columns"
+     },
+     "rows": {
+      "$ref": "#/components/schemas/Rows"
+     },
+     "sameOnEveryRow": {
+      "$ref": "#/components/schemas/SameOnEveryRow"
+     },
+     "note": {
+      "$ref": "#/components/schemas/Note"
+     },
+     "next": {
+      "$ref": "#/components/schemas/OffsetPage"
+     }
+    }
+   },
+   "Status": {
+    "type": "object",
+    "required": [
+     "today",
+     "timeZone",
+     "mirror",
+     "sync"
+    ],
+    "properties": {
+     "today": {
+      "type": "string",
+      "format": "date",
+      "description": "A local day of the archive's zone, YYYY-MM-DD."
+     },
+     "timeZone": {
+      "type": "string"
+     },
+     "mirror": {
+      "type": "object",
+      "required": [
+       "days"
+      ],
+      "properties": {
+       "days": {
+        "type": "integer"
+       },
+       "firstDay": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "lastDay": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "syncedAt": {
+        "type": [
+         "string",
+         "null"
+        ]
+       },
+       "age": {
+        "type": [
+         "string",
+         "null"
+        ]
+       }
+      }
+     },
+     "sync": {
+      "type": "object",
+      "required": [
+       "state"
+      ],
+      "properties": {
+       "state": {
+        "type": "string"
+       },
+       "note": {
+        "type": "string"
+       },
+       "lastAttempt": {
+        "type": [
+         "string",
+         "null"
+        ]
+       }
+      }
+     }
+    }
+   },
+   "TodayPage": {
+    "type": "object",
+    "required": [
+     "day",
+     "headlines"
+    ],
+    "properties": {
+     "day": {
+      "type": "string",
+      "format": "date",
+      "description": "A local day of the archive's zone, YYYY-MM-DD."
+     },
+     "label": {
+      "type": "string"
+     },
+     "headlines": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     },
+     "rings": {
+      "type": [
+       "object",
+       "null"
+      ]
+     },
+     "sleep": {
+      "type": [
+       "object",
+       "null"
+      ]
+     },
+     "workouts": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "MetricPage": {
+    "type": "object",
+    "required": [
+     "metric",
+     "range",
+     "chart"
+    ],
+    "properties": {
+     "metric": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "kind": {
+      "type": "string"
+     },
+     "range": {
+      "type": "object",
+      "required": [
+       "name",
+       "since",
+       "until"
+      ],
+      "properties": {
+       "name": {
+        "type": "string"
+       },
+       "label": {
+        "type": "string"
+       },
+       "since": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "until": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "previous": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "next": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       }
+      }
+     },
+     "ranges": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "chart": {
+      "type": "object",
+      "description": "The chart as drawn: its SVG and what it was drawn from.",
+      "properties": {
+       "svg": {
+        "type": "string"
+       },
+       "title": {
+        "type": "string"
+       },
+       "empty": {
+        "type": "boolean"
+       },
+       "width": {
+        "type": "integer"
+       },
+       "height": {
+        "type": "integer"
+       }
+      }
+     },
+     "statistics": {
+      "type": [
+       "object",
+       "null"
+      ]
+     },
+     "firstDay": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     },
+     "lastDay": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "SleepPage": {
+    "type": "object",
+    "required": [
+     "range",
+     "nights"
+    ],
+    "properties": {
+     "range": {
+      "type": "object",
+      "required": [
+       "name",
+       "since",
+       "until"
+      ],
+      "properties": {
+       "name": {
+        "type": "string"
+       },
+       "label": {
+        "type": "string"
+       },
+       "since": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "until": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "previous": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "next": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       }
+      }
+     },
+     "ranges": {
+      "type": "array",
+      "items": {
+       "type": "string"
+      }
+     },
+     "nights": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     },
+     "chart": {
+      "type": "object",
+      "description": "The chart as drawn: its SVG and what it was drawn from.",
+      "properties": {
+       "svg": {
+        "type": "string"
+       },
+       "title": {
+        "type": "string"
+       },
+       "empty": {
+        "type": "boolean"
+       },
+       "width": {
+        "type": "integer"
+       },
+       "height": {
+        "type": "integer"
+       }
+      }
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "NightPage": {
+    "type": "object",
+    "required": [],
+    "properties": {
+     "night": {
+      "type": "string",
+      "format": "date",
+      "description": "A local day of the archive's zone, YYYY-MM-DD."
+     },
+     "next": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     },
+     "previous": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "WorkoutsPage": {
+    "type": "object",
+    "required": [
+     "range",
+     "workouts",
+     "total"
+    ],
+    "properties": {
+     "range": {
+      "type": "object",
+      "required": [
+       "name",
+       "since",
+       "until"
+      ],
+      "properties": {
+       "name": {
+        "type": "string"
+       },
+       "label": {
+        "type": "string"
+       },
+       "since": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "until": {
+        "type": "string",
+        "format": "date",
+        "description": "A local day of the archive's zone, YYYY-MM-DD."
+       },
+       "previous": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       },
+       "next": {
+        "type": [
+         "string",
+         "null"
+        ],
+        "format": "date",
+        "description": "A local day, YYYY-MM-DD; null when there is none."
+       }
+      }
+     },
+     "total": {
+      "type": "integer"
+     },
+     "workouts": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     },
+     "byActivity": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "WorkoutPage": {
+    "type": "object",
+    "required": [],
+    "properties": {},
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "CataloguePage": {
+    "type": "object",
+    "required": [
+     "metrics"
+    ],
+    "properties": {
+     "days": {
+      "type": "integer"
+     },
+     "firstDay": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     },
+     "lastDay": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "format": "date",
+      "description": "A local day, YYYY-MM-DD; null when there is none."
+     },
+     "metrics": {
+      "type": "array",
+      "items": {
+       "type": "object"
+      }
+     }
+    },
+    "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
    }
   },
   "responses": {

@@ -3,7 +3,8 @@
 generated archive. Every page loads with no console error and no request leaving loopback; the
 numbers a page shows for a chosen week — steps per day, a night's stages, a workout's distance —
 equal what `efferent daily/sleep/workouts` answer for the same days; the token is required; a
-foreign Host (a name pointed at 127.0.0.1, as DNS rebinding does) is refused.
+foreign Host (a name pointed at 127.0.0.1, as DNS rebinding does) is refused; every /api/v1
+answer validates against its own schema in /api/openapi.json (openapi-spec-validator, jsonschema).
 
 Usage: check_dashboard.py BIN_DIR. Exits 1 on any failure, and when the browser cannot start at
 all (it says why and what to install): a check that cannot run never passes.
@@ -263,6 +264,52 @@ def main() -> int:
             assert status == 403, f"the API answered {status} to a foreign Host: {body[:200]!r}"
 
         foreign_host()
+
+        @check("every /api/v1 answer validates against its own 200 schema in /api/openapi.json, itself valid OpenAPI 3.1")
+        def typed_api():
+            # Imported here: a missing validator fails this check with the sentence, not the run.
+            import jsonschema
+            import openapi_spec_validator
+            import referencing
+            import referencing.jsonschema
+            authorised = {"Authorization": f"Bearer {dashboard.token}"}
+            status, _, body = dashboard.get("/api/openapi.json", authorised)
+            assert status == 200, f"/api/openapi.json answered {status}"
+            document = json.loads(body)
+            openapi_spec_validator.validate(document)
+            registry = referencing.Registry().with_resource(
+                "urn:efferent-openapi", referencing.Resource.from_contents(document, default_specification=referencing.jsonschema.DRAFT202012))
+            since = (last - dt.timedelta(days=20)).isoformat()
+            questions = {
+                "/api/v1/overview": "/api/v1/overview", "/api/v1/status": "/api/v1/status",
+                "/api/v1/daily": f"/api/v1/daily?metric=steps&since={since}",
+                "/api/v1/statistics": f"/api/v1/statistics?metric=heartRate&groupBy=week&since={since}",
+                "/api/v1/sleep": f"/api/v1/sleep?since={since}",
+                "/api/v1/workouts": f"/api/v1/workouts?since={since}",
+                "/api/v1/samples": "/api/v1/samples?metric=heartRate&limit=5",
+                "/api/v1/pages/today": "/api/v1/pages/today",
+                "/api/v1/pages/metric/{metric}": "/api/v1/pages/metric/heartRate?range=30D",
+                "/api/v1/pages/sleep": "/api/v1/pages/sleep", "/api/v1/pages/night/{night}": f"/api/v1/pages/night/{chosen_night}",
+                "/api/v1/pages/workouts": "/api/v1/pages/workouts", "/api/v1/pages/catalogue": "/api/v1/pages/catalogue",
+            }
+            if route_start:
+                questions["/api/v1/pages/workout/{start}"] = f"/api/v1/pages/workout/{route_start}"
+            # A day page (and a paged one, with its next) and a samples page with its next offset, typed too.
+            extra = [("/api/v1/daily", "/api/v1/daily?metric=heartRate&since=2000-01-01"),
+                     ("/api/v1/samples", "/api/v1/samples?metric=sleep&limit=2&offset=2")]
+            bare = [route for route, operations in document["paths"].items() if route.startswith("/api/v1/")
+                    and operations["get"]["responses"]["200"]["content"].get("application/json", {}).get("schema", {}).get("$ref") is None
+                    and "{kind}" not in route]
+            assert not bare, f"answers whose 200 schema is untyped: {bare}"
+            for route, target in list(questions.items()) + extra:
+                schema = document["paths"][route]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+                status, _, body = dashboard.get(target, authorised)
+                assert status == 200, f"{target} answered {status}: {body[:200]!r}"
+                validator = jsonschema.Draft202012Validator({"$ref": "urn:efferent-openapi" + schema["$ref"]}, registry=registry)
+                errors = [f"{error.message[:120]} at /{'/'.join(map(str, error.absolute_path))}" for error in validator.iter_errors(json.loads(body))]
+                assert not errors, f"{target} does not match {schema['$ref']}: {errors[:3]}"
+
+        typed_api()
     finally:
         if driver:
             driver.quit()
