@@ -67,7 +67,8 @@ let package = Package(
 
         // The reader's local dashboard: pages, a JSON API and its OpenAPI document over the mirror,
         // on the shared HTTP layer; its files are embedded as Swift (scripts/embed-dashboard).
-        .target(name: "EfferentDashboard", dependencies: ["EfferentReader", "EfferentHTTP", "EfferentClient", "EfferentCore", "EfferentCrypto"],
+        .target(name: "EfferentDashboard", dependencies: ["EfferentReader", "EfferentHTTP", "EfferentClient", "EfferentCore", "EfferentCrypto",
+                                                          "EfferentSystem"],
                 exclude: ["Assets"]),
 
         // A small argument parser shared by both commands (the toolchain ships none).

@@ -21,9 +21,13 @@ public final class Dashboard: Sendable {
     /// Where a failure's sentence goes (the command prints it on stderr).
     let log: @Sendable (String) -> Void
 
+    /// The MCP server `/mcp` serves (the one `efferent mcp` serves over stdio); nil: no `/mcp`.
+    let mcp: MCPEndpoint?
+
     /// A dashboard answering for `gate`'s address and token; `log` hears failures, never a request's
-    /// path, token or values.
-    public init(context: ReaderContext, gate: DashboardGate, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// path, token or values. With `mcp`, it also serves that MCP server at `/mcp`.
+    public init(context: ReaderContext, gate: DashboardGate, mcp: MCPEndpoint? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.mcp = mcp
         self.context = context
         self.gate = gate
         self.log = log
@@ -36,6 +40,7 @@ public final class Dashboard: Sendable {
         self.router = router
         table = RouteTable(router: router)
         addRoutes(to: table)
+        if let mcp { Self.addMCP(mcp, to: router) }
     }
 
     /// Every route's pattern, as registered: what the OpenAPI document must describe.

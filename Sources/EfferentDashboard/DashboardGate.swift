@@ -53,6 +53,10 @@ public struct DashboardGate: Sendable {
     /// Pages (not the API) take the token in the query, once, to set the cookie.
     static func isPage(_ path: Substring) -> Bool { !path.hasPrefix("/api/") && !isOpen(path) }
 
+    /// Where MCP's Streamable HTTP transport is served (issue 30): POST only, the token only as
+    /// `Authorization: Bearer`, never from the cookie, so no page a browser shows can post to it.
+    public static let mcpPath = "/mcp"
+
     /// Refuses a foreign Host, a method other than GET or HEAD, and a request without the token.
     public func admit(_ head: HTTPRequestHead) throws {
         let page = Self.isPage(head.path) && !(head.header("accept")?.contains("application/json") ?? false)
@@ -61,6 +65,7 @@ public struct DashboardGate: Sendable {
                                    + "a request for another host name is refused, so a web page cannot reach it through its own name",
                                    page: page)
         }
+        if head.path == Self.mcpPath { return try admitMCP(head, host: host) }
         guard head.method == "GET" || head.method == "HEAD" else {
             throw DashboardRefusal(405, "the dashboard only reads; it answers GET and HEAD", page: page, headers: [("Allow", "GET, HEAD")])
         }
@@ -69,6 +74,26 @@ public struct DashboardGate: Sendable {
         throw DashboardRefusal(401, "this dashboard needs the access token: open the address `efferent dashboard` printed "
                                + "(it ends in ?token=…), or send Authorization: Bearer <token>",
                                page: page, headers: [("WWW-Authenticate", "Bearer realm=\"efferent dashboard\"")])
+    }
+
+    /// `/mcp` (MCP's Streamable HTTP, 2025-06-18): messages are POSTed; the server opens no stream
+    /// of its own, so GET is 405 as the transport allows. The token comes as a bearer header only,
+    /// and a request a web page made (its `Origin` another site's) is refused, as the transport
+    /// asks of a local server.
+    private func admitMCP(_ head: HTTPRequestHead, host: String) throws {
+        guard head.method == "POST" else {
+            throw DashboardRefusal(405, "\(Self.mcpPath) takes MCP messages as POST (Streamable HTTP); this server opens no event stream",
+                                   headers: [("Allow", "POST")])
+        }
+        if let origin = head.header("origin")?.lowercased(), origin != "http://\(host)", origin != "https://\(host)" {
+            throw DashboardRefusal(403, "\(Self.mcpPath) does not answer requests a web page of another site makes (its Origin is not this address)")
+        }
+        guard let authorization = head.header("authorization"), authorization.lowercased().hasPrefix("bearer "),
+              Sodium.constantTimeEqual(Array(authorization.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8), Array(token.utf8)) else {
+            throw DashboardRefusal(401, "\(Self.mcpPath) needs the dashboard's access token as Authorization: Bearer <token> "
+                                   + "(the token is the end of the address `efferent dashboard` printed)",
+                                   headers: [("WWW-Authenticate", "Bearer realm=\"efferent dashboard\"")])
+        }
     }
 
     /// The token a request carries: the bearer header, the cookie, or on a page the query.

@@ -12,7 +12,7 @@ public final class DashboardServer: Sendable {
     public let host: String
 
     public init(context: ReaderContext, host: String, port: Int, tryNext: Int = 0, token: String = DashboardGate.newToken(),
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+                mcp: MCPEndpoint? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         let responder = LateResponder()
         var bound: HTTPDaemon?
         var failure: (any Error)?
@@ -20,7 +20,7 @@ public final class DashboardServer: Sendable {
             do { bound = try HTTPDaemon(configuration: .init(host: host, port: candidate), responder: responder) } catch { failure = error }
         }
         guard let daemon = bound else { throw failure ?? HTTPDaemonError.cannotListen(host, port) }
-        dashboard = Dashboard(context: context, gate: DashboardGate(token: token, host: host, port: daemon.port), log: log)
+        dashboard = Dashboard(context: context, gate: DashboardGate(token: token, host: host, port: daemon.port), mcp: mcp, log: log)
         responder.serve(dashboard.router)
         self.daemon = daemon
         self.host = host
@@ -31,6 +31,11 @@ public final class DashboardServer: Sendable {
     /// The address to open: the dashboard's root with this run's token.
     public var url: String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(daemon.port)/?token=\(dashboard.gate.token)"
+    }
+
+    /// Where an agent reaches the MCP server (Streamable HTTP), the token sent as a bearer header.
+    public var mcpURL: String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(daemon.port)\(DashboardGate.mcpPath)"
     }
 
     /// Stops accepting, lets pages being answered finish (up to `grace` seconds), then stops.

@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentHTTP
 import EfferentWriter
+import EfferentSystem
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import EfferentHTTP
 import EfferentWriter
+import EfferentSystem
 import Foundation
 
 /// Seals and uploads what phones sent, without anyone running `efferent push`: once no batch has

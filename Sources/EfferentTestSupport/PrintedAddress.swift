@@ -7,6 +7,8 @@ public struct PrintedAddress: Sendable {
     public let token: String
     /// The whole first line, for a message when it is not an address.
     public let line: String
+    /// Everything read with it (the lines printed in the same write).
+    public let printed: String
 
     /// Reads up to the first line break; nil when the line holds no address.
     public static func read(from handle: FileHandle) -> PrintedAddress? {
@@ -21,6 +23,7 @@ public struct PrintedAddress: Sendable {
         guard parts.count == 2, line.hasPrefix("Efferent dashboard: http://"), let port = Int(parts[0].split(separator: ":").last ?? "") else {
             return nil
         }
-        return PrintedAddress(port: port, token: String(parts[1].prefix { !$0.isWhitespace }), line: line)
+        return PrintedAddress(port: port, token: String(parts[1].prefix { !$0.isWhitespace }), line: line,
+                              printed: String(decoding: printed, as: UTF8.self))
     }
 }

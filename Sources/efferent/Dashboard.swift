@@ -16,13 +16,17 @@ struct DashboardCommand: Subcommand {
         discussion: """
         It prints an address with an access token (http://127.0.0.1:8765/?token=…); open it, and the
         browser keeps the token in a cookie. Scripts send it as Authorization: Bearer <token>; the
-        API is described at /api/openapi.json. The mirror is refreshed in the background at most
-        every five minutes; pages never wait for the service. Ctrl-C stops it.
+        API is described at /api/openapi.json. An agent connects to the same MCP server `efferent
+        mcp` runs at /mcp (Streamable HTTP), with the token as its bearer header, e.g.
+          claude mcp add --transport http efferent http://127.0.0.1:8765/mcp --header "Authorization: Bearer <token>"
+        (--token-file keeps the token from run to run). The mirror is refreshed in the background
+        at most every five minutes; pages never wait for the service. Ctrl-C stops it.
         """,
         options: [.init("listen", value: "ADDR:PORT", help: "Where to listen; the next free port is taken when the default is busy.",
                         default: "127.0.0.1:\(defaultPort)"),
                   .flag("allow-remote", help: "Allow an address other machines can reach (plain HTTP: prefer an SSH tunnel)."),
                   .flag("open", help: "Open the address in the default browser."),
+                  .init("token-file", value: "FILE", help: "Keep the access token in FILE (made, owner only, when missing), so the address and an agent's /mcp setting stay the same from run to run."),
                   .flag("offline", help: "Never refresh the mirror from the service; show it as it is.")])
 
     let host: String
@@ -30,6 +34,7 @@ struct DashboardCommand: Subcommand {
     let explicitPort: Bool
     let open: Bool
     let offline: Bool
+    let tokenFile: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let listen = arguments.string("listen")
@@ -41,6 +46,25 @@ struct DashboardCommand: Subcommand {
         }
         open = arguments.flag("open")
         offline = arguments.flag("offline")
+        tokenFile = arguments.string("token-file")
+    }
+
+    /// The token kept in `path`, or a new one written there (0600, under the process's umask 077).
+    static func keptToken(_ path: String) throws -> String {
+        if let data = FileManager.default.contents(atPath: path) {
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.utf8.count >= 32, !token.hasPrefix("-"),
+                  token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw DashboardCommandError.badTokenFile(path)
+            }
+            try FileDurability.restrictToOwner([path])
+            return token
+        }
+        let token = DashboardGate.newToken()
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw DashboardCommandError.unwritableTokenFile(path)
+        }
+        return token
     }
 
     func run() async throws -> Int32 {
@@ -48,7 +72,9 @@ struct DashboardCommand: Subcommand {
         let server: DashboardServer
         do {
             // The default port may be taken (another dashboard): the next nine are tried, as Jupyter does.
-            server = try DashboardServer(context: context, host: host, port: port, tryNext: explicitPort ? 0 : 9, log: { note($0) })
+            let token = try tokenFile.map(Self.keptToken) ?? DashboardGate.newToken()
+            server = try DashboardServer(context: context, host: host, port: port, tryNext: explicitPort ? 0 : 9, token: token,
+                                         mcp: MCPEndpoint(world: MCP.world(context, refreshing: false)), log: { note($0) })
         } catch HTTPDaemonError.cannotListen(_, _) where !explicitPort {
             throw DashboardCommandError.noPort(port)
         }
@@ -62,7 +88,8 @@ struct DashboardCommand: Subcommand {
         }
         // Written straight to the descriptor, not through print's buffer: a script reading the address waits for it.
         FileHandle.standardOutput.write(Data(("Efferent dashboard: \(server.url)\n"
-            + "Open that address in a browser (it carries this run's access token); Ctrl-C stops the dashboard.\n").utf8))
+            + "Open that address in a browser (it carries this run's access token); Ctrl-C stops the dashboard.\n"
+            + "Agents: MCP at \(server.mcpURL), with the header Authorization: Bearer <the token above>.\n").utf8))
         // The digest is built before the first page asks for it; the first sync happens if one is due.
         Thread.detachNewThread { _ = try? dashboard.digest.refresh() }
         let refresher: Task<Void, Never>? = offline ? nil : Task.detached { await dashboard.sync.run() }
@@ -94,9 +121,13 @@ struct DashboardCommand: Subcommand {
 
 enum DashboardCommandError: Error, CustomStringConvertible {
     case noPort(Int)
+    case badTokenFile(String)
+    case unwritableTokenFile(String)
 
     var description: String {
         switch self {
+        case let .badTokenFile(path): "\(path) does not hold a dashboard token (32 or more letters, digits, - and _); remove it and a new one is made."
+        case let .unwritableTokenFile(path): "Cannot write the token to \(path); check that its folder exists and is writable."
         case let .noPort(port): "ports \(port) to \(port + 9) are all in use; choose one with --listen 127.0.0.1:PORT (port 0 lets the system pick)."
         }
     }

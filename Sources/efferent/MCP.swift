@@ -26,11 +26,26 @@ struct MCP: Subcommand {
             await serve(LocalMCPServer(unavailable: "\(error)"))
             return 0
         }
+        await serve(LocalMCPServer(world: Self.world(context)))
+        return 0
+    }
+
+    /// What the MCP server answers from: the mirror, refreshed from the service before an answer
+    /// at most every five minutes, and the write tools when the profile holds an editor key. The
+    /// same for stdio and for the dashboard's `/mcp`, where `refreshing` is false: the dashboard's
+    /// own background sync keeps the mirror fresh, and two syncs of one mirror never run at once.
+    static func world(_ context: ReaderContext, refreshing: Bool = true) -> LocalMCPServer.World {
         var world = LocalMCPServer.World(
             source: { context.source },
             today: { context.today },
             refresh: { full in
                 let mirror = context.mirror
+                guard refreshing else {
+                    return .object(["copied": .number(0), "readable": .number(Double(mirror.days.count)),
+                                    "firstDay": mirror.days.first.map { .string($0.description) } ?? .null,
+                                    "lastDay": mirror.days.last.map { .string($0.description) } ?? .null,
+                                    "note": .string("the dashboard serving this refreshes its mirror from the service in the background, every five minutes")])
+                }
                 // A refresh before an answer never waits on a service that is away (0.3 s to accept
                 // a connection, as the CLI's answers); phone_data_sync, asked for, gives it 2.5 s.
                 let connectTimeout = full ? 2.5 : ReadingOptions.refreshConnectTimeout
@@ -59,8 +74,7 @@ struct MCP: Subcommand {
             }
             world.edits = { all in .object(["edits": .array(try await agent.status(all: all).map(\.json))]) }
         }
-        await serve(LocalMCPServer(world: world))
-        return 0
+        return world
     }
 
     /// One JSON-RPC message a line on stdin, one answer a line on stdout, until stdin ends.

@@ -45,6 +45,40 @@ import Glibc
         }
     }
 
+    /// `--token-file` keeps the token from run to run (an agent's `/mcp` setting stays valid): made
+    /// owner-only when missing, read back the next time; a file that holds no token is refused.
+    @Test func aTokenFileKeepsTheTokenFromRunToRun() throws {
+        let work = NSTemporaryDirectory() + "efferent-dash-token-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let (_, reader, service) = try CommandRunner.syncedReader(work)
+        defer { withExtendedLifetime(service) {} }
+        let file = work + "/dashboard-token"
+        func started() throws -> (token: String, lines: String) {
+            let process = Process()
+            process.executableURL = CommandRunner.products.appendingPathComponent("efferent")
+            process.arguments = ["dashboard", "--listen", "127.0.0.1:0", "--offline", "--token-file", file]
+            process.environment = ProcessInfo.processInfo.environment.merging(["EFFERENT_HOME": reader.home]) { _, new in new }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let address = try #require(PrintedAddress.read(from: out.fileHandleForReading))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (address.token, address.printed + rest)
+        }
+        let first = try started(), second = try started()
+        #expect(first.token == second.token && first.token.count >= 32)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == first.token + "\n")
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
+        #expect(first.lines.contains("Agents: MCP at http://127.0.0.1:") && first.lines.contains("/mcp, with the header Authorization: Bearer"),
+                "\(first.lines)")
+        try "not a token\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try reader.run(["dashboard", "--listen", "127.0.0.1:0", "--offline", "--token-file", file])
+        #expect(refused.status != 0 && refused.stderr.contains("does not hold a dashboard token"), "\(refused.stderr)")
+    }
+
     /// Issue 17 item 11 through the binary: round ticks with the unit, local dates, an empty
     /// range drawn as such, sleep stages in their own colours with a legend.
     @Test func plotDrawsWithTheSharedRenderer() throws {

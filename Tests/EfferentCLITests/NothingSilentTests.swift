@@ -213,12 +213,26 @@ import Glibc
         let closed = try post(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_sealed_days"}}"#)
         #expect(closed["result"]?["isError"] == .bool(true), "\(closed)")
 
-        // The local server through a real MCP client.
+        // The local server through a real MCP client: over stdio (`efferent mcp`), and over
+        // Streamable HTTP at the `/mcp` of a dashboard on the same mirror.
+        let dashboard = Process()
+        dashboard.executableURL = CommandRunner.products.appendingPathComponent("efferent")
+        dashboard.arguments = ["dashboard", "--listen", "127.0.0.1:0", "--offline"]
+        dashboard.environment = ProcessInfo.processInfo.environment.merging(["EFFERENT_HOME": archive.reader.home]) { _, new in new }
+        let printed = Pipe()
+        dashboard.standardOutput = printed
+        dashboard.standardError = FileHandle.nullDevice
+        try dashboard.run()
+        defer {
+            kill(dashboard.processIdentifier, SIGTERM)
+            dashboard.waitUntilExit()
+        }
+        let address = try #require(PrintedAddress.read(from: printed.fileHandleForReading))
         let script = WholeLoopTests.samples.deletingLastPathComponent().appendingPathComponent("mcp/mcp_client_check.py").path
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", script, CommandRunner.products.appendingPathComponent("efferent").path, archive.reader.home,
-                            archive.since, archive.until]
+                            archive.since, archive.until, "http://127.0.0.1:\(address.port)/mcp", address.token]
         let out = Pipe(), err = Pipe()
         python.standardOutput = out
         python.standardError = err
@@ -251,5 +265,12 @@ import Glibc
         #expect(long["next"] == nil && long["rows"]?.arrayValue?.count == 75, "\(long["note"] ?? .null)")
         #expect(long["note"]?.stringValue?.hasPrefix("cut to 2025-04-01 … ") == true, "\(long["note"] ?? .null)")
         #expect(seen["missingProfile"]?["error"]?.stringValue?.contains("does not exist: run `efferent init`") == true, "\(seen["missingProfile"] ?? .null)")
+
+        // Over HTTP: the same tools, the same refusals and the same answers; no token, no answer.
+        let http = try #require(seen["http"])
+        for key in ["tools", "groupBy", "metricsAsString", "unknownMetric", "unknownTool", "good", "longDaily"] {
+            #expect(http[key] == seen[key], "\(key) over HTTP: \(http[key] ?? .null) against stdio's \(seen[key] ?? .null)")
+        }
+        #expect(http["withoutToken"]?["status"]?.integerValue == 401, "\(http["withoutToken"] ?? .null)")
     }
 }

@@ -59,7 +59,7 @@ public final class LocalMCPServer {
     }
 
     /// The answer line to one input line; nil for notifications and blank lines.
-    public func handle(_ line: String) async -> String? {
+    nonisolated(nonsending) public func handle(_ line: String) async -> String? {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         guard let message = try? JSONParser.parse(line), message.objectValue != nil else {
             return Self.encode(Self.error(id: .null, code: -32700, message: "the line is not a JSON object"))
@@ -128,7 +128,7 @@ public final class LocalMCPServer {
     }
 
     /// One tool call, as a result object: compact JSON text, `isError` for refusals.
-    func call(_ name: String, _ arguments: [String: JSONValue]) async -> JSONValue {
+    nonisolated(nonsending) func call(_ name: String, _ arguments: [String: JSONValue]) async -> JSONValue {
         guard let world else { return Self.refusal(unavailable ?? "") }
         var warning: String?
         do {

@@ -1,6 +1,8 @@
 """Drives `efferent mcp` with the official MCP Python SDK (PyPI `mcp`), as an agent's client would.
 
-Usage: python3 mcp_client_check.py EFFERENT_BINARY EFFERENT_HOME [SINCE UNTIL]
+Usage: python3 mcp_client_check.py EFFERENT_BINARY EFFERENT_HOME [SINCE UNTIL [MCP_URL TOKEN]]
+With MCP_URL (the `/mcp` of an `efferent dashboard` on that home) the same questions are also
+asked over Streamable HTTP with the token as a bearer header, under "http" in the output.
 Prints one JSON object with what the client saw; the Swift test (NothingSilentTests) judges it.
 Exits 2 with a sentence when the SDK cannot be imported: the test then fails, it never skips.
 """
@@ -12,6 +14,7 @@ import sys
 try:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
     try:
         from mcp.shared.exceptions import MCPError  # SDK 2.x
     except ImportError:
@@ -34,34 +37,51 @@ def text_of(result):
 
 
 async def check(binary, home, since, until):
-    seen = {}
     params = StdioServerParameters(command=binary, args=["mcp"], env={"EFFERENT_HOME": home, "PATH": "/usr/bin:/bin"})
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
-            tools = (await session.list_tools()).tools
-            seen["tools"] = {
-                tool.name: {
-                    "annotations": tool.annotations.model_dump(exclude_none=True, by_alias=True) if tool.annotations else None,
-                    "properties": sorted((attr(tool, "input_schema", "inputSchema").get("properties") or {}).keys()),
-                    "metricEnum": ((attr(tool, "input_schema", "inputSchema").get("properties") or {}).get("metric") or {}).get("enum"),
-                }
-                for tool in tools
-            }
+            return await questions(session, since, until)
 
-            async def call(name, arguments):
-                try:
-                    result = await session.call_tool(name, arguments)
-                    return {"isError": bool(attr(result, "is_error", "isError")), "text": text_of(result)}
-                except MCPError as error:
-                    return {"rpcError": error.error.code, "text": error.error.message}
 
-            seen["groupBy"] = await call("phone_data_statistics", {"metric": "steps", "groupBy": "week"})
-            seen["metricsAsString"] = await call("phone_data_daily", {"metrics": "steps"})
-            seen["unknownMetric"] = await call("phone_data_samples", {"metric": "stepz"})
-            seen["unknownTool"] = await call("phone_data_everything", {})
-            seen["good"] = await call("phone_data_statistics", {"metric": "steps", "group_by": "week", "since": since, "until": until})
-            seen["longDaily"] = await call("phone_data_daily", {"metrics": ["steps"], "since": "2016-01-01", "until": until})
+async def check_http(url, token, since, until):
+    """The same questions over Streamable HTTP, the token as a bearer header; and one without it."""
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as client:
+        async with streamable_http_client(url, http_client=client) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                seen = await questions(session, since, until)
+    async with create_mcp_http_client() as client:
+        answer = await client.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                   headers={"Accept": "application/json, text/event-stream"})
+        seen["withoutToken"] = {"status": answer.status_code, "body": answer.text[:300]}
+    return seen
+
+
+async def questions(session, since, until):
+    seen = {}
+    await session.initialize()
+    tools = (await session.list_tools()).tools
+    seen["tools"] = {
+        tool.name: {
+            "annotations": tool.annotations.model_dump(exclude_none=True, by_alias=True) if tool.annotations else None,
+            "properties": sorted((attr(tool, "input_schema", "inputSchema").get("properties") or {}).keys()),
+            "metricEnum": ((attr(tool, "input_schema", "inputSchema").get("properties") or {}).get("metric") or {}).get("enum"),
+        }
+        for tool in tools
+    }
+
+    async def call(name, arguments):
+        try:
+            result = await session.call_tool(name, arguments)
+            return {"isError": bool(attr(result, "is_error", "isError")), "text": text_of(result)}
+        except MCPError as error:
+            return {"rpcError": error.error.code, "text": error.error.message}
+
+    seen["groupBy"] = await call("phone_data_statistics", {"metric": "steps", "groupBy": "week"})
+    seen["metricsAsString"] = await call("phone_data_daily", {"metrics": "steps"})
+    seen["unknownMetric"] = await call("phone_data_samples", {"metric": "stepz"})
+    seen["unknownTool"] = await call("phone_data_everything", {})
+    seen["good"] = await call("phone_data_statistics", {"metric": "steps", "group_by": "week", "since": since, "until": until})
+    seen["longDaily"] = await call("phone_data_daily", {"metrics": ["steps"], "since": "2016-01-01", "until": until})
     return seen
 
 
@@ -82,6 +102,8 @@ def main():
     since, until = (sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else ("2025-06-01", "2025-06-14")
     seen = asyncio.run(check(binary, home, since, until))
     seen["missingProfile"] = asyncio.run(missing_profile(binary))
+    if len(sys.argv) > 6:
+        seen["http"] = asyncio.run(check_http(sys.argv[5], sys.argv[6], since, until))
     print(json.dumps(seen))
 
 

@@ -20,7 +20,7 @@ public enum Blocking {
     /// Runs async work from a plain thread and returns its result. The work's jobs — its own, its
     /// child tasks', the default actors it calls — run on the calling thread, so it needs no
     /// thread of the pool and cannot be starved by whatever else keeps the pool busy.
-    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    public static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
         let executor = WaitingThreadExecutor()
         let box = ResultBox<T>()
         Task(executorPreference: executor) {

@@ -1,4 +1,4 @@
-@testable import EfferentReceiver
+import EfferentSystem
 import Foundation
 import Testing
 #if canImport(Glibc)
