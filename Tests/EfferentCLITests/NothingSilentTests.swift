@@ -266,9 +266,48 @@ import Glibc
         #expect(long["note"]?.stringValue?.hasPrefix("cut to 2025-04-01 … ") == true, "\(long["note"] ?? .null)")
         #expect(seen["missingProfile"]?["error"]?.stringValue?.contains("does not exist: run `efferent init`") == true, "\(seen["missingProfile"] ?? .null)")
 
+        // The tools beyond the answers, against the answers' own figures.
+        func answer(_ key: String) throws -> JSONValue {
+            #expect(seen[key]?["isError"] == .bool(false), "\(key): \(seen[key] ?? .null)")
+            return try JSONParser.parse(seen[key]?["text"]?.stringValue ?? "{}")
+        }
+        let daily = try answer("dailySteps")
+        let stepDays = daily["rows"]?.arrayValue?.compactMap { $0.arrayValue?.last?.numberValue } ?? []
+        let latest = try answer("latest")["latest"]?.arrayValue ?? []
+        #expect(latest.count == 2 && latest[0]["metric"] == .string("heartRate") && latest[0]["value"]?.numberValue != nil
+                && latest[0]["start"]?.stringValue != nil && latest[1]["kind"] == .string("total"), "\(latest)")
+        // The last day's steps, as daily gives that day.
+        if let last = latest[1]["day"]?.stringValue, let row = daily["rows"]?.arrayValue?.first(where: { $0.arrayValue?.first?.stringValue == last }) {
+            #expect(latest[1]["value"] == row.arrayValue?.last, "\(latest[1]) against daily's \(row)")
+        }
+        let compared = try answer("compare")
+        #expect(compared["first"]?["sum"]?.numberValue == stepDays.reduce(0, +) && compared["first"]?["days"]?.integerValue == Int64(stepDays.count),
+                "\(compared) against daily's \(stepDays.count) days")
+        #expect(compared["change"]?["sum"]?["difference"]?.numberValue == 0)
+        let listedWorkouts = try answer("workouts")
+        #expect(try answer("compareWorkouts")["first"]?["count"]?.integerValue == listedWorkouts["total"]?.integerValue)
+        let rings = try answer("rings")["rows"]?.arrayValue ?? []
+        #expect(!rings.isEmpty, "the generated export has Apple's activity summaries")
+        for day in rings {
+            guard let move = day["move"], let value = move["value"]?.numberValue, let goal = move["goal"]?.numberValue else { continue }
+            #expect(move["closed"] == .bool(goal > 0 && value >= goal), "\(day)")
+        }
+        #expect(try answer("stateOfMind")["rows"] != nil)
+        let row = try #require(seen["workoutRow"]?.objectValue, "the generated export has workouts with routes")
+        let detail = try answer("workout")
+        #expect(detail["distanceMeters"] == row["distanceMeters"] && detail["activity"] == row["activity"], "\(detail) against \(row)")
+        #expect(detail["route"]?["fixes"] == row["routeFixes"], "\(detail["route"] ?? .null)")
+        let covered = detail["route"]?["distanceMeters"]?.numberValue ?? 0
+        #expect(covered > 0 && detail["route"]?["splits"]?.arrayValue?.count == Int(covered / 1000), "\(covered) m")
+        #expect((detail["heartRate"]?["points"]?.arrayValue?.count ?? 301) <= 300)
+        #expect(seen["noWorkout"]?["isError"] == .bool(true) && seen["noWorkout"]?["text"]?.stringValue?.contains("no workout starts at") == true)
+        #expect(seen["resources"]?.arrayValue == [.string("efferent://guide")])
+        #expect(seen["guide"]?.stringValue?.contains("Never add up `_samples` of a total") == true)
+
         // Over HTTP: the same tools, the same refusals and the same answers; no token, no answer.
         let http = try #require(seen["http"])
-        for key in ["tools", "groupBy", "metricsAsString", "unknownMetric", "unknownTool", "good", "longDaily"] {
+        for key in ["tools", "groupBy", "metricsAsString", "unknownMetric", "unknownTool", "good", "longDaily", "latest", "rings",
+                    "stateOfMind", "compare", "compareWorkouts", "workout", "resources", "guide"] {
             #expect(http[key] == seen[key], "\(key) over HTTP: \(http[key] ?? .null) against stdio's \(seen[key] ?? .null)")
         }
         #expect(http["withoutToken"]?["status"]?.integerValue == 401, "\(http["withoutToken"] ?? .null)")

@@ -78,15 +78,29 @@ public final class LocalMCPServer {
             let asked = params["protocolVersion"]?.stringValue ?? ""
             return Self.encode(Self.result(id: id, .object([
                 "protocolVersion": .string(Self.protocolVersions.contains(asked) ? asked : Self.protocolVersions[0]),
-                "capabilities": .object(["tools": .object([:])]),
+                "capabilities": .object(["tools": .object([:]), "resources": .object([:])]),
                 "serverInfo": .object(["name": .string("efferent"), "version": .string("1.0.0")]),
                 "instructions": .string("Start with phone_data_overview: it says which metrics the archive holds, their units and days. "
-                                        + "Then ask phone_data_daily, _statistics, _sleep, _workouts or _samples."
+                                        + "Then ask phone_data_daily, _statistics, _sleep, _workouts (one in detail: _workout), _samples, "
+                                        + "_latest, _rings, _state_of_mind or _compare. The resource efferent://guide says how to read the data."
                                         + (world.write == nil ? "" : " To log meals, water, weight or sleep use phone_data_write; "
                                            + "the owner's writer applies it on its next push, and phone_data_edits shows its answer.")),
             ])))
         case "ping":
             return Self.encode(Self.result(id: id, .object([:])))
+        case "resources/list":
+            return Self.encode(Self.result(id: id, .object(["resources": .array([.object([
+                "uri": .string(MCPGuide.uri), "name": .string("guide"), "title": .string("How to read this health archive"),
+                "description": .string("The data's traps: totals against readings, local days, iPhone and Watch counted once, sleep, units, pages, what is left out."),
+                "mimeType": .string("text/markdown"),
+            ])])])))
+        case "resources/read":
+            guard params["uri"]?.stringValue == MCPGuide.uri else {
+                return Self.encode(Self.error(id: id, code: -32002, message: "no such resource; resources/list names \(MCPGuide.uri)"))
+            }
+            return Self.encode(Self.result(id: id, .object(["contents": .array([.object([
+                "uri": .string(MCPGuide.uri), "mimeType": .string("text/markdown"), "text": .string(MCPGuide.text),
+            ])])])))
         case "tools/list":
             return Self.encode(Self.result(id: id, .object(["tools": .array(toolList(world))])))
         case "tools/call":
@@ -153,6 +167,14 @@ public final class LocalMCPServer {
                 } catch {
                     warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
                 }
+            }
+            if MCPDetailTools.names.contains(name) {
+                var answer = try MCPDetailTools.answer(name, arguments, source: world.source(), today: world.today())
+                if let warning, case var .object(members) = answer {
+                    members["warning"] = .string(warning)
+                    answer = .object(members)
+                }
+                return Self.text(answer)
             }
             let request = try MCPTools.request(name, arguments)
             // The one rule of every surface (AnswerScope): since alone runs through today, the days

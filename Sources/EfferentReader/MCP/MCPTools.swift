@@ -31,6 +31,8 @@ enum MCPTools {
             return .object(schema)
         }
         let range: [String: JSONValue] = ["since": day, "until": day]
+        let period: JSONValue = .object(["type": .string("object"), "required": .array([.string("since"), .string("until")]),
+                                         "properties": .object(["since": day, "until": day])])
         let offset: JSONValue = .object(["type": .string("integer"), "minimum": .number(0),
                                          "description": .string("Rows to skip: the next page's offset, as an answer's next.offset gives it")])
         return [
@@ -48,6 +50,19 @@ enum MCPTools {
                  range.merging(["metric": names(metrics, "a metric the archive holds"), "offset": offset,
                                 "limit": .object(["type": .string("integer"), "minimum": .number(1), "maximum": .number(5000)])]) { a, _ in a },
                  required: ["metric"]),
+            tool("phone_data_latest", "Each metric's latest value with its day, time, source and unit (a total: the last day's, as daily gives it; a reading: the last one); default the headline metrics the archive holds.",
+                 ["metrics": .object(["type": .string("array"), "items": names(metrics, "a metric the archive holds")])]),
+            tool("phone_data_rings", "Apple's activity rings per day: move, exercise, stand (and move time) with their goals and whether each closed; counts of closed days; default the last 7 days.",
+                 range),
+            tool("phone_data_state_of_mind", "Each State of Mind logged (iOS 18): valence from −1 very unpleasant to +1 very pleasant, momentary emotion or daily mood, its classification; default the last 30 days.",
+                 range),
+            tool("phone_data_workout", "One workout in detail: its figures, heart rate during it (≤ 300 points), its route as coordinates (≤ 500) with the distance covered and a split per kilometre.",
+                 ["start": .object(["type": .string("string"), "description": .string("the workout's start as phone_data_workouts lists it (2025-06-01T07:00:00+02:00), or Unix seconds")])],
+                 required: ["start"]),
+            tool("phone_data_compare", "One metric over two periods side by side, with the change: a total's days, sum and mean a day; a reading's count, mean, min and max; workouts (optionally one activity) their count, minutes and distance. E.g. runs this month against last month.",
+                 ["metric": names(numeric.isEmpty ? [] : (["workouts"] + numeric), "a metric the archive holds, or workouts"),
+                  "activity": names(activities, "with metric workouts: one activity"), "first": period, "second": period],
+                 required: ["metric", "first", "second"]),
             tool("phone_data_sync", "Bring the local copy up to date now with a full walk of the archive's listing."),
         ]
     }

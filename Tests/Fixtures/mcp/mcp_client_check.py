@@ -82,6 +82,29 @@ async def questions(session, since, until):
     seen["unknownTool"] = await call("phone_data_everything", {})
     seen["good"] = await call("phone_data_statistics", {"metric": "steps", "group_by": "week", "since": since, "until": until})
     seen["longDaily"] = await call("phone_data_daily", {"metrics": ["steps"], "since": "2016-01-01", "until": until})
+    # The tools beyond the answers (issue 30): each checked by the Swift test against the CLI's figures.
+    seen["dailySteps"] = await call("phone_data_daily", {"metrics": ["steps"], "since": since, "until": until})
+    seen["latest"] = await call("phone_data_latest", {"metrics": ["heartRate", "steps"]})
+    seen["rings"] = await call("phone_data_rings", {"since": since, "until": until})
+    seen["stateOfMind"] = await call("phone_data_state_of_mind", {"since": since, "until": until})
+    seen["compare"] = await call("phone_data_compare", {"metric": "steps", "first": {"since": since, "until": until},
+                                                         "second": {"since": since, "until": until}})
+    seen["compareWorkouts"] = await call("phone_data_compare", {"metric": "workouts", "first": {"since": since, "until": until},
+                                                                "second": {"since": since, "until": since}})
+    workouts = await call("phone_data_workouts", {"since": since, "until": until})
+    seen["workouts"] = workouts
+    listed = json.loads(workouts["text"]) if not workouts.get("isError") else {"rows": []}
+    columns = listed.get("columns", [])
+    with_route = [dict(zip(columns, row)) for row in listed.get("rows", [])]
+    with_route = [w for w in with_route if w.get("routeFixes")]
+    if with_route:
+        seen["workoutRow"] = with_route[0]
+        seen["workout"] = await call("phone_data_workout", {"start": with_route[0]["start"]})
+    seen["noWorkout"] = await call("phone_data_workout", {"start": "2001-01-01T00:00:00Z"})
+    resources = (await session.list_resources()).resources
+    seen["resources"] = [str(resource.uri) for resource in resources]
+    guide = await session.read_resource("efferent://guide")
+    seen["guide"] = "".join(getattr(content, "text", "") for content in guide.contents)
     return seen
 
 
