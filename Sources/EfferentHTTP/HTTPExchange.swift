@@ -6,8 +6,10 @@ import Foundation
 /// answered by the route's handler. Errors render themselves; anything else is a 500 that is
 /// logged and says nothing private. One access-log line per request.
 ///
-/// The daemon drives it on the request's connection thread; `respond(to:)` drives it in process
-/// with the whole body as one piece, so both take exactly the same path.
+/// The daemon creates it on a poll thread (so the head is judged without waiting on anything),
+/// and takes the body and the answer on a worker where they may block; one thread at a time.
+/// `respond(to:)` drives it in process with the whole body as one piece, so both take exactly
+/// the same path.
 public final class HTTPExchange {
     public let head: HTTPRequestHead
     /// The answer to send without reading the body (a refusal), when there is one.
@@ -62,6 +64,10 @@ public final class HTTPExchange {
             logLine(status: response.status, bytesIn: 0, bytesOut: response.body.count)
         }
     }
+
+    /// Whether taking the body does real work (a sink parses it, gzip inflates it), so the daemon
+    /// hands each piece over on a worker; a body only collected is taken on the poll thread.
+    public var receiveMayBlock: Bool { sink != nil || gzip != nil }
 
     /// The next bytes of the body. False once the request is refused (over a ceiling, bad gzip,
     /// a sink that threw): the rest is dropped, never kept, and the refusal answers at the end.

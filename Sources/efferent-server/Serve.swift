@@ -19,7 +19,7 @@ struct Serve: Subcommand {
             .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
             .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
             .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60"),
-            .init("max-connections", value: "N", help: "Connections open at once.", default: "512"),
+            .init("max-connections", value: "N", help: "Connections open at once (past it, or past an address's share, the slowest head is closed).", default: "8192"),
             .init("connections-per-address", value: "N", help: "Connections one client address may hold open (with --trust-proxy: requests in flight per forwarded address).", default: "32"),
             .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long between requests.", default: "30"),
             .init("head-timeout", value: "SECONDS", help: "Close a connection whose request head has not all arrived by then, however its bytes trickle.", default: "10"),
@@ -65,7 +65,7 @@ struct Serve: Subcommand {
             }
         default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
         }
-        maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
+        maxConnections = try arguments.integer("max-connections", default: HTTPDaemon.Configuration.defaultConnectionLimit, range: 16...1_000_000)
         idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
         headTimeout = try arguments.integer("head-timeout", default: 10, range: 1...3600)
     }
