@@ -27,6 +27,10 @@ public final class HTTPExchange {
     private var refusal: HTTPResponse?
     /// This request's place among its client's requests in flight, given back when it is done.
     private var ticket: ClientGate.Ticket?
+    /// What this request's body takes of the server's budget, given back when it is done.
+    private var share: BodyBudget.Share?
+    /// The body's declared length was taken from the budget with the head.
+    private var takenWhole = false
 
     init(head: HTTPRequestHead, router: Router) {
         self.head = head
@@ -54,7 +58,13 @@ public final class HTTPExchange {
                 default: throw HTTPError(415, "this route takes a body sent plain or with Content-Encoding: gzip")
                 }
             }
+            share = router.bodyBudget?.share()
+            // The inflater's window and the piece it fills.
+            if gzip != nil { try share?.take(2 * GzipBody.pieceBytes) }
             if sink == nil, gzip == nil, let declared, declared > 0 {
+                // A body kept whole counts whole from its head, so a refusal comes before a byte is read.
+                try share?.take(declared)
+                takenWhole = true
                 // One buffer of the declared size, not a doubling series of them (a body is kept whole).
                 collected.reserveCapacity(declared)
             }
@@ -77,11 +87,17 @@ public final class HTTPExchange {
         do {
             guard received <= route.limit.bytes else { throw route.limit.refusal }
             if let gzip {
-                // Inflated output goes on 64 KiB at a time, never gathered per chunk first.
-                try gzip.inflate(chunk) { piece in if let sink { try sink.take(piece) } else { collected += piece } }
+                // Inflated output goes on 64 KiB at a time, never gathered per chunk first; each
+                // piece counts against the budget before the route takes it.
+                try gzip.inflate(chunk) { [share] piece in
+                    try share?.take(piece.count)
+                    if let sink { try sink.take(piece) } else { collected += piece }
+                }
             } else if let sink {
+                try share?.take(chunk.count)
                 try sink.take(chunk)
             } else {
+                if !takenWhole { try share?.take(chunk.count) }
                 collected += chunk
             }
             return true
@@ -92,6 +108,7 @@ public final class HTTPExchange {
             collected = []
             sink = nil
             gzip = nil
+            share?.giveBack()
             ProcessMemory.returnFreedPages()
             return false
         }
@@ -122,6 +139,9 @@ public final class HTTPExchange {
                 response = answer(for: error)
             }
         }
+        // The body (and what the route's sink built from it) is done with once the answer is made.
+        sink = nil
+        share?.giveBack()
         logLine(status: response.status, bytesIn: received, bytesOut: response.body.count)
         return decorated(response)
     }
