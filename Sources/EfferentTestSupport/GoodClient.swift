@@ -26,18 +26,20 @@ public struct GoodClient {
     public let target: String
     public let source: String?
     public let headers: [String: String]
+    public let host: String
 
-    public init(port: Int, target: String, source: String? = nil, headers: [String: String] = [:]) {
+    public init(port: Int, target: String, source: String? = nil, host: String = "127.0.0.1", headers: [String: String] = [:]) {
         self.port = port
         self.target = target
         self.source = source
+        self.host = host
         self.headers = headers
     }
 
     /// Asks `count` times, `pause` seconds apart; a request unanswered after 10 s counts as failed.
     public func ask(_ count: Int, pause: Double = 0.1, expecting status: Int = 200) -> Result {
         var result = Result()
-        let head = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
+        let head = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         for _ in 0..<count {
             result.asked += 1
             let started = Date()
