@@ -77,6 +77,8 @@ struct Serve: Subcommand {
         let termination = TerminationSignal()
         let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
+        // Uploads in flight come and go in large buffers on many worker threads: given back whole.
+        ProcessMemory.mapLargeBlocks()
         // Behind a trusted proxy every connection comes from the proxy: the cap moves to requests
         // per forwarded address (the router's), so one slow client cannot use up everyone's.
         let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,

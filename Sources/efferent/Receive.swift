@@ -173,6 +173,8 @@ struct Receive: Subcommand {
             }), configuration: configuration)
         }
         let receiver = try Receiver(profiles: profiles, configuration: configuration)
+        // Batches in flight come and go in large buffers on many worker threads: given back whole.
+        ProcessMemory.mapLargeBlocks()
         let daemon = try HTTPDaemon(configuration: .init(host: listening.listen.host, port: listening.listen.port,
                                                          connectionsPerAddress: listening.trustProxy ? 0 : listening.perAddress,
                                                          tls: listening.tls),
