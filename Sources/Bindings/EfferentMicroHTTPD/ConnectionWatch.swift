@@ -62,11 +62,15 @@ final class ConnectionWatch: @unchecked Sendable {
     /// Connections registered and not yet shut down.
     private var live = 0
     private var timer: DispatchSourceTimer?
-    /// Connections the watch closed, for tests and the log.
-    private(set) var closedHeads = 0
-    private(set) var closedBodies = 0
+    /// Connections the watch closed, for tests and the log (read through `counts`).
+    private var closedHeads = 0
+    private var closedBodies = 0
     /// Connections shed to make room for a newer one (of all, or of one address).
-    private(set) var shed = 0
+    private var shed = 0
+
+    /// Connections closed for a late head, for a late body, and shed, read under the lock the
+    /// sweep and the notifications write them under.
+    var counts: (heads: Int, bodies: Int, shed: Int) { lock.withLock { (closedHeads, closedBodies, shed) } }
 
     init(limits: Limits) {
         self.limits = limits

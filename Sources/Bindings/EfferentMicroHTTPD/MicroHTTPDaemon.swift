@@ -132,12 +132,12 @@ public final class MicroHTTPDaemon: Sendable {
 
     /// Connections closed for a head or a body past its deadline, since the daemon started.
     public var deadlineClosures: (heads: Int, bodies: Int) {
-        let watch = context.takeUnretainedValue().watch
-        return (watch.closedHeads, watch.closedBodies)
+        let counts = context.takeUnretainedValue().watch.counts
+        return (counts.heads, counts.bodies)
     }
 
     /// Connections shed to make room for newer ones, past the connection limit or an address's.
-    public var shedConnections: Int { context.takeUnretainedValue().watch.shed }
+    public var shedConnections: Int { context.takeUnretainedValue().watch.counts.shed }
 
     /// Requests being handled right now.
     public var inFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
