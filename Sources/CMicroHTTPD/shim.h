@@ -14,16 +14,16 @@ typedef void *(*efferent_uri_log_callback)(void *cls, const char *uri, struct MH
 typedef void (*efferent_connection_callback)(void *cls, struct MHD_Connection *connection, void **socket_context,
                                              enum MHD_ConnectionNotificationCode code);
 
-// Starts a daemon with one thread per connection (so a handler that blocks on the database stalls
-// only its own connection, never the accept loop), the limits Efferent sets, and TLS when a key
-// and a certificate are given (PEM text).
+// Starts a daemon polling its connections with epoll on `thread_pool_size` threads (the handlers
+// run elsewhere, on the binding's workers, while their connection is suspended), the limits
+// Efferent sets, and TLS when a key and a certificate are given (PEM text).
 static inline struct MHD_Daemon *efferent_mhd_start(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, efferent_uri_log_callback uri_log,
     efferent_connection_callback connections,
     unsigned int connection_limit, unsigned int timeout_seconds, unsigned int per_ip_limit,
-    size_t connection_memory, const char *tls_key, const char *tls_cert)
+    size_t connection_memory, unsigned int thread_pool_size, const char *tls_key, const char *tls_cert)
 {
     if (tls_key != NULL && tls_cert != NULL) {
         return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
@@ -35,6 +35,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
             MHD_OPTION_HTTPS_MEM_KEY, tls_key,
             MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
             MHD_OPTION_END);
@@ -48,6 +49,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_END);
 }
 
@@ -80,4 +82,19 @@ static inline void efferent_mhd_client_address(struct MHD_Connection *connection
 static inline unsigned int efferent_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+#include <sys/resource.h>
+
+// Raises this process's soft limit on open files to its hard limit (each connection is a
+// descriptor) and returns the soft limit now in force.
+static inline unsigned long efferent_raise_open_files(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+    if (limit.rlim_cur < limit.rlim_max) {
+        struct rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? (unsigned long)1 << 20 : (unsigned long)limit.rlim_cur;
 }

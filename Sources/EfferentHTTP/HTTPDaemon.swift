@@ -2,8 +2,9 @@ import EfferentMicroHTTPD
 
 public typealias HTTPDaemonError = MicroHTTPDaemonError
 
-/// A responder served over HTTP/1.1 (or HTTPS) on libmicrohttpd, one thread per connection,
-/// with caps on connections, idle time and connections per address.
+/// A responder served over HTTP/1.1 (or HTTPS) on libmicrohttpd: a few epoll threads serve the
+/// connections and a bounded pool of workers makes the answers, with caps on connections, idle
+/// time and connections per address (past a cap the slowest head is shed, not the newcomer).
 public final class HTTPDaemon: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -19,12 +20,18 @@ public final class HTTPDaemon: Sendable {
         /// bytes a second (a body of unknown length gets 60 s).
         public var minimumBodyBytesPerSecond: Double
         public var bodyGraceSeconds: Double
+        /// Threads answering requests at once (a handler may block on the database); more wait.
+        public var workers: Int
+
+        /// The connection limit every server starts with: an idle connection costs a descriptor
+        /// and a few KiB, no thread, so thousands of slow clients leave room for a good one.
+        public static let defaultConnectionLimit = 8192
 
         /// `connectionsPerAddress` 0 means no cap per address (behind a proxy, cap requests per
         /// client with `Router.Configuration.requestsPerClient` instead).
-        public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 512, idleTimeoutSeconds: Int = 30,
+        public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = defaultConnectionLimit, idleTimeoutSeconds: Int = 30,
                     connectionsPerAddress: Int = 32, tls: TLSCredentials? = nil, headTimeoutSeconds: Double = 10,
-                    minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10) {
+                    minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10, workers: Int = 32) {
             self.host = host
             self.port = port
             self.connectionLimit = connectionLimit
@@ -34,6 +41,7 @@ public final class HTTPDaemon: Sendable {
             self.headTimeoutSeconds = headTimeoutSeconds
             self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
             self.bodyGraceSeconds = bodyGraceSeconds
+            self.workers = workers
         }
     }
 
@@ -47,7 +55,8 @@ public final class HTTPDaemon: Sendable {
                                                           tlsKey: configuration.tls?.key, tlsCertificate: configuration.tls?.certificate,
                                                           headTimeoutSeconds: configuration.headTimeoutSeconds,
                                                           minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
-                                                          bodyGraceSeconds: configuration.bodyGraceSeconds),
+                                                          bodyGraceSeconds: configuration.bodyGraceSeconds,
+                                                          workers: configuration.workers),
                                      handler: ResponderHandler(responder: responder))
     }
 
@@ -63,6 +72,10 @@ public final class HTTPDaemon: Sendable {
     public func stop() { daemon.stop() }
     /// Connections closed because their head, or their body, passed its deadline.
     public var deadlineClosures: (heads: Int, bodies: Int) { daemon.deadlineClosures }
+    /// Connections shed (the slowest heads) to make room past the connection limit or an address's.
+    public var shedConnections: Int { daemon.shedConnections }
+    /// The connections allowed at once (fewer than asked when the process may not open that many files).
+    public var connectionLimit: Int { daemon.connectionLimit }
 }
 
 /// The daemon's handler: one `HTTPExchange` per request, its answers turned into replies.
@@ -80,6 +93,7 @@ private final class ExchangeReply: MicroHTTPExchange {
     init(_ exchange: HTTPExchange) { self.exchange = exchange }
 
     func earlyReply() -> MicroHTTPReply? { exchange.earlyResponse.map(Self.reply) }
+    var receiveMayBlock: Bool { exchange.receiveMayBlock }
     func receive(_ chunk: [UInt8]) -> Bool { exchange.receive(chunk) }
     func finish() -> MicroHTTPReply { Self.reply(exchange.finish()) }
 

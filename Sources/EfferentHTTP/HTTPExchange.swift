@@ -6,8 +6,10 @@ import Foundation
 /// answered by the route's handler. Errors render themselves; anything else is a 500 that is
 /// logged and says nothing private. One access-log line per request.
 ///
-/// The daemon drives it on the request's connection thread; `respond(to:)` drives it in process
-/// with the whole body as one piece, so both take exactly the same path.
+/// The daemon creates it on a poll thread (so the head is judged without waiting on anything),
+/// and takes the body and the answer on a worker where they may block; one thread at a time.
+/// `respond(to:)` drives it in process with the whole body as one piece, so both take exactly
+/// the same path.
 public final class HTTPExchange {
     public let head: HTTPRequestHead
     /// The answer to send without reading the body (a refusal), when there is one.
@@ -25,6 +27,10 @@ public final class HTTPExchange {
     private var refusal: HTTPResponse?
     /// This request's place among its client's requests in flight, given back when it is done.
     private var ticket: ClientGate.Ticket?
+    /// What this request's body takes of the server's budget, given back when it is done.
+    private var share: BodyBudget.Share?
+    /// The body's declared length was taken from the budget with the head.
+    private var takenWhole = false
 
     init(head: HTTPRequestHead, router: Router) {
         self.head = head
@@ -52,7 +58,13 @@ public final class HTTPExchange {
                 default: throw HTTPError(415, "this route takes a body sent plain or with Content-Encoding: gzip")
                 }
             }
+            share = router.bodyBudget?.share()
+            // The inflater's window and the piece it fills.
+            if gzip != nil { try share?.take(2 * GzipBody.pieceBytes) }
             if sink == nil, gzip == nil, let declared, declared > 0 {
+                // A body kept whole counts whole from its head, so a refusal comes before a byte is read.
+                try share?.take(declared)
+                takenWhole = true
                 // One buffer of the declared size, not a doubling series of them (a body is kept whole).
                 collected.reserveCapacity(declared)
             }
@@ -63,6 +75,10 @@ public final class HTTPExchange {
         }
     }
 
+    /// Whether taking the body does real work (a sink parses it, gzip inflates it), so the daemon
+    /// hands each piece over on a worker; a body only collected is taken on the poll thread.
+    public var receiveMayBlock: Bool { sink != nil || gzip != nil }
+
     /// The next bytes of the body. False once the request is refused (over a ceiling, bad gzip,
     /// a sink that threw): the rest is dropped, never kept, and the refusal answers at the end.
     public func receive(_ chunk: [UInt8]) -> Bool {
@@ -71,11 +87,17 @@ public final class HTTPExchange {
         do {
             guard received <= route.limit.bytes else { throw route.limit.refusal }
             if let gzip {
-                // Inflated output goes on 64 KiB at a time, never gathered per chunk first.
-                try gzip.inflate(chunk) { piece in if let sink { try sink.take(piece) } else { collected += piece } }
+                // Inflated output goes on 64 KiB at a time, never gathered per chunk first; each
+                // piece counts against the budget before the route takes it.
+                try gzip.inflate(chunk) { [share] piece in
+                    try share?.take(piece.count)
+                    if let sink { try sink.take(piece) } else { collected += piece }
+                }
             } else if let sink {
+                try share?.take(chunk.count)
                 try sink.take(chunk)
             } else {
+                if !takenWhole { try share?.take(chunk.count) }
                 collected += chunk
             }
             return true
@@ -86,6 +108,7 @@ public final class HTTPExchange {
             collected = []
             sink = nil
             gzip = nil
+            share?.giveBack()
             ProcessMemory.returnFreedPages()
             return false
         }
@@ -116,6 +139,9 @@ public final class HTTPExchange {
                 response = answer(for: error)
             }
         }
+        // The body (and what the route's sink built from it) is done with once the answer is made.
+        sink = nil
+        share?.giveBack()
         logLine(status: response.status, bytesIn: received, bytesOut: response.body.count)
         return decorated(response)
     }

@@ -34,7 +34,8 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// A response body produced in pieces, pulled on the connection's thread until it answers nil.
+/// A response body produced in pieces, pulled on a worker thread (a few pieces ahead of the
+/// socket) until it answers nil.
 /// A failure after the first piece can no longer change the status: the connection is closed,
 /// so the client sees a cut answer rather than a complete-looking one.
 public protocol HTTPResponseStream: AnyObject, Sendable {

@@ -28,16 +28,24 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         /// Headers every answer carries, refusals included, unless the answer set the header itself
         /// (a Content-Security-Policy, `Cache-Control: no-store`).
         public var headers: [(String, String)]
+        /// The most memory all request bodies in flight may take together (`BodyBudget`); past it
+        /// a body is refused with 503 and Retry-After. Nil for no budget.
+        public var bodyBudgetBytes: Int?
+
+        /// What a server's bodies in flight may take together unless it says otherwise.
+        public static let defaultBodyBudgetBytes = 256 << 20
 
         public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false,
                     recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil, requestsPerClient: Int? = nil,
-                    admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = []) {
+                    admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = [],
+                    bodyBudgetBytes: Int? = defaultBodyBudgetBytes) {
             self.log = log
             self.trustProxy = trustProxy
             self.recover = recover
             self.requestsPerClient = requestsPerClient
             self.admit = admit
             self.headers = headers
+            self.bodyBudgetBytes = bodyBudgetBytes
         }
     }
 
@@ -48,10 +56,13 @@ public final class Router: HTTPResponder, @unchecked Sendable {
     private let root = Node()
     private var parsers: [String: Parser] = [:]
     let clients: ClientGate?
+    /// The one budget for this router's bodies in flight.
+    public let bodyBudget: BodyBudget?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         clients = configuration.requestsPerClient.map(ClientGate.init(limit:))
+        bodyBudget = configuration.bodyBudgetBytes.map(BodyBudget.init(ceiling:))
     }
 
     /// How `:name` is checked and turned into a value; what it throws is the answer.

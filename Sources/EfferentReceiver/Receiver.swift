@@ -30,7 +30,8 @@ public final class Receiver: HTTPResponder {
         // What fails inside the store (busy past its timeout, a full disk) may pass on a retry: 503,
         // never a 4xx; anything else is a 500, logged with its error.
         router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy,
-                                                            recover: ReceiverRefusal.recover))
+                                                            recover: ReceiverRefusal.recover,
+                                                            bodyBudgetBytes: configuration.bodyBudgetBytes))
         addBatchRoute(to: router)
         addReadRoutes(to: router)
     }

@@ -23,11 +23,15 @@ public struct ReceiverConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// `version` in `/v1/capabilities`.
     public var version: String
+    /// The memory all batches in flight may take together (what reached their readers after
+    /// gzip); a batch past it is answered 503 with Retry-After, which the app retries. Nil: one
+    /// batch at the inflated ceiling of `limits`, plus 64 MiB for the others in flight.
+    public var bodyBudgetBytes: Int?
 
     public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false, limits: PulsLimits = PulsLimits(),
                 failedAuthenticationsPerMinute: Int = 10, debounceSeconds: Double = 30, longestWaitSeconds: Double = 600,
                 checkIntervalSeconds: Double = 3600, seals: Bool = true, priority: SourcePriority = SourcePriority(),
-                clock: @escaping @Sendable () -> Date = { Date() }, version: String = "0.1.0") {
+                clock: @escaping @Sendable () -> Date = { Date() }, version: String = "0.1.0", bodyBudgetBytes: Int? = nil) {
         self.log = log
         self.trustProxy = trustProxy
         self.limits = limits
@@ -39,5 +43,6 @@ public struct ReceiverConfiguration: Sendable {
         self.priority = priority
         self.clock = clock
         self.version = version
+        self.bodyBudgetBytes = bodyBudgetBytes ?? limits.inflatedBytes + (64 << 20)
     }
 }

@@ -1,3 +1,4 @@
+import EfferentHTTP
 import EfferentSystem
 import Foundation
 
@@ -28,11 +29,13 @@ public struct ServiceConfiguration: Sendable {
     /// Requests one client address may have in flight at once, counted behind a trusted proxy
     /// (where the daemon's per-address connection cap sees only the proxy); nil for no cap.
     public var requestsPerClient: Int?
+    /// The memory all request bodies in flight may take together; past it, 503 with Retry-After.
+    public var bodyBudgetBytes: Int
 
     public init(admission: Admission = .invite, publicURL: String? = nil, trustProxy: Bool = false, quota: Quota = Quota(),
                 rateLimits: RateLimits? = RateLimits(), clock: @escaping @Sendable () -> Date = { Date() },
                 log: (@Sendable (String) -> Void)? = { line in StandardError.writeLine(line) },
-                requestsPerClient: Int? = nil) {
+                requestsPerClient: Int? = nil, bodyBudgetBytes: Int = Router.Configuration.defaultBodyBudgetBytes) {
         self.admission = admission
         self.publicURL = publicURL
         self.trustProxy = trustProxy
@@ -41,6 +44,7 @@ public struct ServiceConfiguration: Sendable {
         self.clock = clock
         self.log = log
         self.requestsPerClient = requestsPerClient
+        self.bodyBudgetBytes = bodyBudgetBytes
     }
 }
 

@@ -15,8 +15,17 @@ public final class RawHTTPConnection {
     private let socket: Int32
     private var pending = [UInt8]()
 
-    public init(port: Int, host: String = "127.0.0.1") throws {
+    /// `source` binds the client's end to that loopback address (127.0.0.x) first.
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

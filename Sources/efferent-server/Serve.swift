@@ -19,8 +19,9 @@ struct Serve: Subcommand {
             .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
             .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
             .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60"),
-            .init("max-connections", value: "N", help: "Connections open at once.", default: "512"),
+            .init("max-connections", value: "N", help: "Connections open at once (past it, or past an address's share, the slowest head is closed).", default: "8192"),
             .init("connections-per-address", value: "N", help: "Connections one client address may hold open (with --trust-proxy: requests in flight per forwarded address).", default: "32"),
+            .init("body-memory", value: "MIB", help: "Memory all request bodies in flight may take together (503 with Retry-After past it).", default: "256"),
             .init("idle-timeout", value: "SECONDS", help: "Close a connection idle this long between requests.", default: "30"),
             .init("head-timeout", value: "SECONDS", help: "Close a connection whose request head has not all arrived by then, however its bytes trickle.", default: "10"),
         ])
@@ -53,8 +54,10 @@ struct Serve: Subcommand {
         }
         let trustProxy = arguments.flag("trust-proxy")
         perAddress = try arguments.integer("connections-per-address", default: 32, range: 1...100_000)
+        let bodyMemory = try arguments.integer("body-memory", default: Router.Configuration.defaultBodyBudgetBytes >> 20, range: 8...1_048_576)
         configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: trustProxy,
-                                             quota: quota, rateLimits: limits, requestsPerClient: trustProxy ? perAddress : nil)
+                                             quota: quota, rateLimits: limits, requestsPerClient: trustProxy ? perAddress : nil,
+                                             bodyBudgetBytes: bodyMemory << 20)
         switch (arguments.string("tls-key"), arguments.string("tls-cert")) {
         case (nil, nil): tls = nil
         case let (key?, certificate?):
@@ -65,7 +68,7 @@ struct Serve: Subcommand {
             }
         default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
         }
-        maxConnections = try arguments.integer("max-connections", default: 512, range: 1...100_000)
+        maxConnections = try arguments.integer("max-connections", default: HTTPDaemon.Configuration.defaultConnectionLimit, range: 16...1_000_000)
         idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
         headTimeout = try arguments.integer("head-timeout", default: 10, range: 1...3600)
     }
@@ -77,6 +80,8 @@ struct Serve: Subcommand {
         let termination = TerminationSignal()
         let store = try self.store.open()
         let service = ArchiveService(store: store, configuration: configuration)
+        // Uploads in flight come and go in large buffers on many worker threads: given back whole.
+        ProcessMemory.mapLargeBlocks()
         // Behind a trusted proxy every connection comes from the proxy: the cap moves to requests
         // per forwarded address (the router's), so one slow client cannot use up everyone's.
         let daemon = try HTTPDaemon(configuration: .init(host: host, port: port, connectionLimit: maxConnections,

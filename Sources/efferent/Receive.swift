@@ -31,6 +31,8 @@ struct Receive: Subcommand {
             .init("debounce", value: "SECONDS", help: "Quiet time after the last batch before its days are sealed.", default: "30"),
             .init("longest-wait", value: "SECONDS", help: "The most a changed day waits while batches keep coming.", default: "600"),
             .init("connections-per-address", value: "N", help: "Connections one client address may hold open.", default: "32"),
+            .init("body-memory", value: "MIB", help: "Memory all batches in flight may take together (503 with Retry-After past it; at least 129, as one batch may inflate to 128).",
+                  default: "192"),
             PriorityOption.option,
             .init("url", value: "URL", help: "pair: the address the phone reaches this receiver at (https://…, or http:// on the local network)."),
             .init("name", value: "NAME", help: "pair: what to call the phone in list and status.", default: "iPhone"),
@@ -54,6 +56,7 @@ struct Receive: Subcommand {
         let debounce: Double
         let longestWait: Double
         let perAddress: Int
+        let bodyMemory: Int?
         let priority: SourcePriority
     }
 
@@ -108,6 +111,8 @@ struct Receive: Subcommand {
                          profiles: arguments.strings("profile"), tls: tls, trustProxy: arguments.flag("trust-proxy"),
                          debounce: try seconds("debounce", 30), longestWait: try seconds("longest-wait", 600),
                          perAddress: try arguments.integer("connections-per-address", default: 32, range: 1...100_000),
+                         bodyMemory: arguments.string("body-memory") == nil ? nil
+                             : try arguments.integer("body-memory", default: 192, range: 129...1_048_576) << 20,
                          priority: try PriorityOption.parse(arguments))
     }
 
@@ -165,7 +170,8 @@ struct Receive: Subcommand {
         let termination = TerminationSignal()
         let log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         let configuration = ReceiverConfiguration(log: log, trustProxy: listening.trustProxy, debounceSeconds: listening.debounce,
-                                                  longestWaitSeconds: listening.longestWait, priority: listening.priority)
+                                                  longestWaitSeconds: listening.longestWait, priority: listening.priority,
+                                                  bodyBudgetBytes: listening.bodyMemory)
         let homes = listening.profiles.isEmpty ? [Profile.standard()] : listening.profiles.map(Profile.init(directory:))
         let profiles = try homes.map { home in
             try ReceiverProfile(context: try WriterContext(profile: home, retry: Environment.retryPolicy, onRetry: { text in
@@ -173,6 +179,8 @@ struct Receive: Subcommand {
             }), configuration: configuration)
         }
         let receiver = try Receiver(profiles: profiles, configuration: configuration)
+        // Batches in flight come and go in large buffers on many worker threads: given back whole.
+        ProcessMemory.mapLargeBlocks()
         let daemon = try HTTPDaemon(configuration: .init(host: listening.listen.host, port: listening.listen.port,
                                                          connectionsPerAddress: listening.trustProxy ? 0 : listening.perAddress,
                                                          tls: listening.tls),

@@ -11,12 +11,23 @@ import Foundation
 /// timeout plus that), or still sending a body past its own deadline, has its socket shut down,
 /// which makes libmicrohttpd close it. When the daemon runs close to its connection limit, heads
 /// get one second: a client whose request arrives at once always finds room.
+///
+/// The limits on connections, in all and per address, are kept here rather than by
+/// libmicrohttpd, which refuses the newcomer: a connection that opens past either sheds the one
+/// (of all, or of its address) that has sent the least for the longest — no request line before
+/// a request line, then the longest waiting — and never one whose head is complete. Only when
+/// every other one has sent its head is the newcomer itself closed. So slow clients, even from
+/// the one address of a proxy, cannot keep a client whose request arrives at once out.
 final class ConnectionWatch: @unchecked Sendable {
     /// One open connection, as the watch sees it.
     final class Entry {
         enum Phase { case awaitingHead, receivingBody, answering }
         let descriptor: Int32
+        /// The peer's numeric address.
+        let address: String
         var phase = Phase.awaitingHead
+        /// The current request's first line has arrived (its head may still be coming).
+        var requestLine = false
         /// When the current phase began (monotonic nanoseconds).
         var since: UInt64
         /// When the body must have arrived, once the head is in.
@@ -24,8 +35,9 @@ final class ConnectionWatch: @unchecked Sendable {
         var firstRequest = true
         var shutDown = false
 
-        init(descriptor: Int32, now: UInt64) {
+        init(descriptor: Int32, address: String, now: UInt64) {
             self.descriptor = descriptor
+            self.address = address
             since = now
         }
     }
@@ -39,15 +51,26 @@ final class ConnectionWatch: @unchecked Sendable {
         /// A body of unknown length (chunked) gets this long.
         var unknownBodySeconds: Double
         var connectionLimit: Int
+        /// 0 for none.
+        var perAddress: Int
     }
 
     private let limits: Limits
     private let lock = NSLock()
     private var table = [ObjectIdentifier: Entry]()
+    private var byAddress = [String: [ObjectIdentifier: Entry]]()
+    /// Connections registered and not yet shut down.
+    private var live = 0
     private var timer: DispatchSourceTimer?
-    /// Connections the watch closed, for tests and the log.
-    private(set) var closedHeads = 0
-    private(set) var closedBodies = 0
+    /// Connections the watch closed, for tests and the log (read through `counts`).
+    private var closedHeads = 0
+    private var closedBodies = 0
+    /// Connections shed to make room for a newer one (of all, or of one address).
+    private var shed = 0
+
+    /// Connections closed for a late head, for a late body, and shed, read under the lock the
+    /// sweep and the notifications write them under.
+    var counts: (heads: Int, bodies: Int, shed: Int) { lock.withLock { (closedHeads, closedBodies, shed) } }
 
     init(limits: Limits) {
         self.limits = limits
@@ -69,13 +92,55 @@ final class ConnectionWatch: @unchecked Sendable {
     }
 
     func opened(_ entry: Entry) {
-        lock.withLock { table[ObjectIdentifier(entry)] = entry }
+        lock.withLock {
+            let id = ObjectIdentifier(entry)
+            table[id] = entry
+            byAddress[entry.address, default: [:]][id] = entry
+            live += 1
+            if limits.perAddress > 0, let group = byAddress[entry.address],
+               group.values.lazy.filter({ !$0.shutDown }).count > limits.perAddress {
+                shedOne(among: group.values, toAdmit: entry)
+            }
+            if live > limits.connectionLimit { shedOne(among: table.values, toAdmit: entry) }
+        }
+    }
+
+    /// Shuts down the connection among `entries` that has sent the least for the longest (none
+    /// with a complete head), or `newcomer` when there is no other.
+    private func shedOne(among entries: some Sequence<Entry>, toAdmit newcomer: Entry) {
+        var victim: Entry?
+        for entry in entries where entry !== newcomer && !entry.shutDown && entry.phase == .awaitingHead {
+            guard let chosen = victim else {
+                victim = entry
+                continue
+            }
+            if (entry.requestLine ? 1 : 0, entry.since) < (chosen.requestLine ? 1 : 0, chosen.since) { victim = entry }
+        }
+        shut(victim ?? newcomer)
+        shed += 1
+    }
+
+    /// Under the lock.
+    private func shut(_ entry: Entry) {
+        entry.shutDown = true
+        live -= 1
+        _ = Glibc.shutdown(entry.descriptor, Int32(SHUT_RDWR))
     }
 
     /// Unregistered before libmicrohttpd closes the socket, under the lock the sweep holds while it
     /// shuts one down: a descriptor number is never shut down after it was given to another socket.
     func closed(_ entry: Entry) {
-        lock.withLock { table[ObjectIdentifier(entry)] = nil }
+        lock.withLock {
+            let id = ObjectIdentifier(entry)
+            guard table.removeValue(forKey: id) != nil else { return }
+            byAddress[entry.address]?[id] = nil
+            if byAddress[entry.address]?.isEmpty == true { byAddress[entry.address] = nil }
+            if !entry.shutDown { live -= 1 }
+        }
+    }
+
+    func requestLineArrived(_ entry: Entry) {
+        lock.withLock { entry.requestLine = true }
     }
 
     func headArrived(_ entry: Entry, declaredLength: Int?) {
@@ -98,6 +163,7 @@ final class ConnectionWatch: @unchecked Sendable {
             entry.phase = .awaitingHead
             entry.since = now
             entry.firstRequest = false
+            entry.requestLine = false
         }
     }
 
@@ -105,7 +171,7 @@ final class ConnectionWatch: @unchecked Sendable {
         let now = Self.now()
         lock.withLock {
             // Near the limit, a head gets a second: room for a client whose request comes at once.
-            let crowded = table.count * 4 >= limits.connectionLimit * 3
+            let crowded = live * 4 >= limits.connectionLimit * 3
             for entry in table.values where !entry.shutDown {
                 let overdue: Bool
                 switch entry.phase {
@@ -120,10 +186,7 @@ final class ConnectionWatch: @unchecked Sendable {
                 case .answering:
                     overdue = false
                 }
-                if overdue {
-                    entry.shutDown = true
-                    _ = Glibc.shutdown(entry.descriptor, Int32(SHUT_RDWR))
-                }
+                if overdue { shut(entry) }
             }
         }
     }
@@ -136,7 +199,10 @@ let connectionNotified: efferent_connection_callback = { cls, connection, socket
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     switch code.rawValue {
     case 0: // MHD_CONNECTION_NOTIFY_STARTED
-        let entry = ConnectionWatch.Entry(descriptor: efferent_mhd_connection_fd(connection), now: ConnectionWatch.now())
+        var buffer = [CChar](repeating: 0, count: 64)
+        efferent_mhd_client_address(connection, &buffer, socklen_t(buffer.count))
+        let address = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let entry = ConnectionWatch.Entry(descriptor: efferent_mhd_connection_fd(connection), address: address, now: ConnectionWatch.now())
         context.watch.opened(entry)
         socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
     case 1: // MHD_CONNECTION_NOTIFY_CLOSED

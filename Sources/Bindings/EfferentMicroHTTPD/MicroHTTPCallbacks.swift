@@ -1,7 +1,9 @@
 internal import CMicroHTTPD
 import Foundation
+import Synchronization
 
-/// One request's state between libmicrohttpd's calls, kept in its `con_cls`.
+/// One request's state between libmicrohttpd's calls, kept in its `con_cls`. Touched on the
+/// connection's poll thread only, except `handoff`, which a worker fills.
 final class RequestState {
     let target: String
     var exchange: (any MicroHTTPExchange)?
@@ -11,16 +13,63 @@ final class RequestState {
     var dropping = false
     /// A refusal made from the head, held until a small body has been read and dropped.
     var heldRefusal: MicroHTTPReply?
-    /// Where each piece of the body is copied to be handed over; reused, so a long body costs
-    /// one allocation rather than one per piece.
-    var piece: [UInt8] = []
+    /// The answer is being made on a worker (counted in `inFlight` until it is queued).
+    var finishing = false
+    /// Bytes at the start of the next body call that a worker has already taken.
+    var taken = 0
+    /// What a worker hands back while the connection is suspended.
+    let handoff = Handoff()
     init(target: String) { self.target = target }
 }
 
+/// What a worker hands the poll thread: whether the exchange still wants the body, and the
+/// answer once made.
+final class Handoff: Sendable {
+    let refused = Atomic<Bool>(false)
+    let reply = Mutex<MicroHTTPReply?>(nil)
+}
+
+/// The exchange, carried to a worker and back. It is used by one thread at a time: the poll
+/// thread suspends the connection before the worker starts and touches the exchange again only
+/// after the worker has resumed it (libmicrohttpd's resume passes through its own mutex).
+struct ExchangeTransfer: @unchecked Sendable {
+    let exchange: any MicroHTTPExchange
+}
+
+/// A connection a worker will resume, kept as its address (a pointer is not Sendable).
+struct SuspendedConnection: Sendable {
+    let address: Int
+    init(_ connection: OpaquePointer) { address = Int(bitPattern: UnsafeRawPointer(connection)) }
+    var connection: OpaquePointer { OpaquePointer(bitPattern: address)! }
+}
+
+extension DaemonContext {
+    /// Suspends `connection` for a worker to resume; false when the daemon is stopping, since it
+    /// may then suspend nothing more (the caller closes the connection instead).
+    func suspend(_ connection: OpaquePointer) -> SuspendedConnection? {
+        suspended.add(1, ordering: .sequentiallyConsistent)
+        if stopping.load(ordering: .sequentiallyConsistent) {
+            suspended.subtract(1, ordering: .sequentiallyConsistent)
+            return nil
+        }
+        MHD_suspend_connection(connection)
+        return SuspendedConnection(connection)
+    }
+
+    func resume(_ connection: SuspendedConnection) {
+        MHD_resume_connection(connection.connection)
+        suspended.subtract(1, ordering: .sequentiallyConsistent)
+    }
+}
+
 /// libmicrohttpd hands the raw request target here before anything else, undecoded: what a
-/// signed read signs (protocol §7), so it is kept for the access handler.
-let uriLogged: efferent_uri_log_callback = { _, uri, _ in
+/// signed read signs (protocol §7), so it is kept for the access handler. The request line has
+/// arrived, which the connection watch counts in a head's favour when it must shed one.
+let uriLogged: efferent_uri_log_callback = { cls, uri, connection in
     let target = uri.map { String(cString: $0) } ?? "/"
+    if let cls, let connection, let entry = watchedEntry(connection) {
+        Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().watch.requestLineArrived(entry)
+    }
     return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
 }
 
@@ -29,12 +78,20 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ 
         Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().watch.requestCompleted(entry)
     }
     guard let slot, let raw = slot.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(raw).release()
+    let state = Unmanaged<RequestState>.fromOpaque(raw)
+    if let cls, state.takeUnretainedValue().finishing {
+        Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+    }
+    state.release()
     slot.pointee = nil
 }
 
 /// Called first with the head, then with each piece of the body, then once with none at the end
-/// (https://www.gnu.org/software/libmicrohttpd/manual/html_node/microhttpd_002dcb.html).
+/// (https://www.gnu.org/software/libmicrohttpd/manual/html_node/microhttpd_002dcb.html), always
+/// on the connection's poll thread. The head is judged here (a route match, a token looked up by
+/// its hash: no waiting); a body piece a route's sink parses or inflates, and the answer, are
+/// made on a worker while the connection is suspended, so a poll thread never waits on a
+/// handler and the other connections it serves go on.
 let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, slot in
     guard let cls, let connection, let slot, let raw = slot.pointee, let uploadSize else { return .NO }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
@@ -62,27 +119,67 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, ver
             return .YES
         }
         state.answered = true
-        return queue(early, on: connection)
+        return queue(early, on: connection, context: context)
     }
 
     let count = uploadSize.pointee
     if count > 0 {
-        defer { uploadSize.pointee = 0 }
-        if state.answered || state.dropping { return .YES }
-        guard let uploadData else { return .YES }
-        state.piece.removeAll(keepingCapacity: true)
-        state.piece.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
-        if !exchange.receive(state.piece) { state.dropping = true }
+        // A piece a worker took is left in libmicrohttpd's buffer (reported unread) while the
+        // connection is suspended, so libmicrohttpd calls with nothing more until the worker is
+        // done; after the resume it comes again at the start of this call, and is consumed here.
+        let skip = min(state.taken, count)
+        state.taken = 0
+        if skip == count || state.answered || state.dropping || state.handoff.refused.load(ordering: .relaxed) {
+            uploadSize.pointee = 0
+            return .YES
+        }
+        guard let uploadData else {
+            uploadSize.pointee = 0
+            return .YES
+        }
+        let piece = [UInt8](UnsafeRawBufferPointer(start: uploadData + skip, count: count - skip))
+        guard exchange.receiveMayBlock else {
+            uploadSize.pointee = 0
+            if !exchange.receive(piece) { state.dropping = true }
+            return .YES
+        }
+        guard let suspended = context.suspend(connection) else { return .NO }
+        state.taken = count
+        let handoff = state.handoff
+        let transfer = ExchangeTransfer(exchange: exchange)
+        context.workers.submit {
+            if !transfer.exchange.receive(piece) { handoff.refused.store(true, ordering: .relaxed) }
+            context.resume(suspended)
+        }
         return .YES
     }
 
     if state.answered { return .YES }
-    state.answered = true
+    if let held = state.heldRefusal {
+        state.answered = true
+        if let entry = watchedEntry(connection) { context.watch.bodyArrived(entry) }
+        return queue(held, on: connection, context: context)
+    }
+    if state.finishing {
+        // Called again after the worker resumed the connection: the answer is ready.
+        guard let reply = state.handoff.reply.withLock({ $0.take() }) else { return .YES }
+        state.answered = true
+        state.finishing = false
+        context.inFlight.subtract(1, ordering: .relaxed)
+        return queue(reply, on: connection, context: context)
+    }
     if let entry = watchedEntry(connection) { context.watch.bodyArrived(entry) }
-    if let held = state.heldRefusal { return queue(held, on: connection) }
+    guard let suspended = context.suspend(connection) else { return .NO }
+    state.finishing = true
     context.inFlight.add(1, ordering: .relaxed)
-    defer { context.inFlight.subtract(1, ordering: .relaxed) }
-    return queue(exchange.finish(), on: connection)
+    let handoff = state.handoff
+    let transfer = ExchangeTransfer(exchange: exchange)
+    context.workers.submit {
+        let reply = transfer.exchange.finish()
+        handoff.reply.withLock { $0 = reply }
+        context.resume(suspended)
+    }
+    return .YES
 }
 
 /// The largest declared body read and dropped before a refusal made from the head is sent.
@@ -113,102 +210,3 @@ private func clientAddress(_ connection: OpaquePointer) -> String {
     return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
-private func queue(_ reply: MicroHTTPReply, on connection: OpaquePointer) -> MHD_Result {
-    if let result = queueIfWhole(reply, on: connection) { return result }
-    // A header libmicrohttpd refused (a line break or tab in it, or no memory): the answer would
-    // go out without it, so a plain 500 goes instead; if even that fails, the connection closes.
-    return queueIfWhole(unbuildable, on: connection) ?? .NO
-}
-
-/// The answer sent when a reply cannot be built as the exchange gave it.
-let unbuildable = MicroHTTPReply(
-    status: 500, headers: [("Content-Type", "application/json")],
-    body: .bytes(Array(#"{"error":"the answer to this request could not be built; try again, and tell the operator if it keeps failing"}"#.utf8)))
-
-/// Queues `reply` with every one of its headers, or nothing (nil) when libmicrohttpd refuses one
-/// (`MHD_add_response_header` answers `MHD_NO`).
-private func queueIfWhole(_ reply: MicroHTTPReply, on connection: OpaquePointer) -> MHD_Result? {
-    let created: OpaquePointer?
-    switch reply.body {
-    case let .bytes(body) where body.isEmpty:
-        created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-    case let .bytes(body):
-        // Sent from one copy the box owns (a range answer is ~130 KB: 15 µs to allocate, copy and free), freed by
-        // libmicrohttpd's free callback when the response is done with.
-        let held = HeldBody(body)
-        let box = Unmanaged.passRetained(held).toOpaque()
-        created = MHD_create_response_from_buffer_with_free_callback_cls(held.count, held.address, heldBodyFreed, box)
-        if created == nil { Unmanaged<HeldBody>.fromOpaque(box).release() }
-    case let .stream(next):
-        // The stream's state travels as the callback's context, released by libmicrohttpd's free
-        // callback when the response is done with (sent, or the connection gone).
-        let stream = Unmanaged.passRetained(ReplyStream(next: next)).toOpaque()
-        created = MHD_create_response_from_callback(UInt64.max, 32 * 1024, streamRead, stream, streamFreed)
-        if created == nil { Unmanaged<ReplyStream>.fromOpaque(stream).release() }
-    }
-    guard let created else { return .NO }
-    defer { MHD_destroy_response(created) }
-    for (name, value) in reply.headers {
-        guard MHD_add_response_header(created, name, value) == .YES else { return nil }
-    }
-    return MHD_queue_response(connection, UInt32(reply.status), created)
-}
-
-/// A reply's bytes while libmicrohttpd sends them, in memory this box owns until libmicrohttpd
-/// calls `heldBodyFreed`. An array's storage address is valid only inside `withUnsafeBytes`
-/// (keeping it past the closure was undefined behaviour, issue 31), so the bytes are copied once
-/// into an allocation whose address is ours to hand out.
-private final class HeldBody {
-    let address: UnsafeMutableRawPointer
-    let count: Int
-
-    init(_ bytes: [UInt8]) {
-        count = bytes.count
-        address = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { address.copyMemory(from: base, byteCount: source.count) }
-        }
-    }
-
-    deinit { address.deallocate() }
-}
-
-private let heldBodyFreed: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<HeldBody>.fromOpaque(cls).release()
-}
-
-/// A streamed body between libmicrohttpd's reads: the piece being sent and how far it has gone.
-private final class ReplyStream {
-    let next: @Sendable () throws -> [UInt8]?
-    var piece: [UInt8] = []
-    var offset = 0
-    init(next: @escaping @Sendable () throws -> [UInt8]?) { self.next = next }
-}
-
-/// Copies up to `max` bytes of the stream into libmicrohttpd's buffer; -1 at the end, -2 when the
-/// producer failed (`MHD_CONTENT_READER_END_OF_STREAM`, `…_END_WITH_ERROR`).
-private let streamRead: MHD_ContentReaderCallback = { cls, _, buffer, max in
-    guard let cls, let buffer, max > 0 else { return -2 }
-    let stream = Unmanaged<ReplyStream>.fromOpaque(cls).takeUnretainedValue()
-    while stream.offset >= stream.piece.count {
-        do {
-            guard let piece = try stream.next() else { return -1 }
-            stream.piece = piece
-            stream.offset = 0
-        } catch {
-            return -2
-        }
-    }
-    let count = min(max, stream.piece.count - stream.offset)
-    stream.piece.withUnsafeBytes { raw in
-        UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + stream.offset, byteCount: count)
-    }
-    stream.offset += count
-    return count
-}
-
-private let streamFreed: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<ReplyStream>.fromOpaque(cls).release()
-}

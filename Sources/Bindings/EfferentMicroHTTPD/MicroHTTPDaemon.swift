@@ -4,10 +4,14 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd (https://www.gnu.org/software/libmicrohttpd/manual/).
 ///
-/// One thread per connection: a handler blocked on the database holds only its own connection,
-/// never the accept loop. Connection, idle-time and per-address limits keep slow or half-open
-/// clients from starving others. Each request is an exchange its handler creates: the body is
-/// handed to it as it arrives, and it decides how much to keep.
+/// A few poll threads (libmicrohttpd's epoll mode with a thread pool) serve every connection, so
+/// an idle or slow one costs a descriptor and a little memory, never a thread. What may block —
+/// a handler's answer, a body piece a route's sink parses, a streamed answer's next piece — runs
+/// on a bounded pool of worker threads while its connection is suspended, so a handler blocked
+/// on the database holds one worker, never a poll thread. Connection, idle-time and per-address
+/// limits (shedding the slowest heads, not refusing newcomers) keep slow or half-open clients
+/// from starving others. Each request is an exchange its handler creates: the body is handed to
+/// it as it arrives, and it decides how much to keep.
 public final class MicroHTTPDaemon: Sendable {
     public struct Configuration: Sendable {
         public var host: String
@@ -25,10 +29,15 @@ public final class MicroHTTPDaemon: Sendable {
         /// one of unknown length, 60 s.
         public var minimumBodyBytesPerSecond: Double
         public var bodyGraceSeconds: Double
+        /// libmicrohttpd's poll threads (each serves its share of the connections with epoll).
+        public var pollThreads: Int
+        /// The most threads answering requests at once; more requests wait their turn.
+        public var workers: Int
 
-        public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 512, idleTimeoutSeconds: Int = 30,
+        public init(host: String = "127.0.0.1", port: Int = 8750, connectionLimit: Int = 8192, idleTimeoutSeconds: Int = 30,
                     connectionsPerAddress: Int = 32, tlsKey: String? = nil, tlsCertificate: String? = nil,
-                    headTimeoutSeconds: Double = 10, minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10) {
+                    headTimeoutSeconds: Double = 10, minimumBodyBytesPerSecond: Double = 16 * 1024, bodyGraceSeconds: Double = 10,
+                    pollThreads: Int = 4, workers: Int = 32) {
             self.host = host
             self.port = port
             self.connectionLimit = connectionLimit
@@ -39,6 +48,8 @@ public final class MicroHTTPDaemon: Sendable {
             self.headTimeoutSeconds = headTimeoutSeconds
             self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
             self.bodyGraceSeconds = bodyGraceSeconds
+            self.pollThreads = pollThreads
+            self.workers = workers
         }
     }
 
@@ -46,21 +57,32 @@ public final class MicroHTTPDaemon: Sendable {
     private let context: Unmanaged<DaemonContext>
     /// The port actually bound (the one asked for, or the one the system chose for port 0).
     public let port: Int
+    /// The connections allowed at once: the one asked for, or fewer when the process may not
+    /// open that many files.
+    public let connectionLimit: Int
 
     /// Each connection's memory pool: libmicrohttpd parses the request line, headers, query
     /// arguments and chunk headers into it, and a request that does not fit gets no answer (500
     /// parameters) or an HTML 500 (a 100 KB chunk extension). 32 KiB is its default; 256 KiB takes
-    /// what any real client sends, and 512 connections at most hold 128 MiB. (Kept here rather
-    /// than in the shim's header: SwiftPM does not rebuild Swift code when a C header changes.)
+    /// what any real client sends. It is mapped, not touched: an idle connection holds the pages
+    /// its bytes filled. (Kept here rather than in the shim's header: SwiftPM does not rebuild
+    /// Swift code when a C header changes.)
     static let connectionMemory = 256 * 1024
 
+    /// Descriptors kept for everything but connections (the database, the log, the listening socket).
+    static let reservedDescriptors = 256
+
     public init(configuration: Configuration, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
+        let files = Int(clamping: efferent_raise_open_files())
+        let limit = max(16, min(configuration.connectionLimit, files - Self.reservedDescriptors))
         let watch = ConnectionWatch(limits: .init(headSeconds: configuration.headTimeoutSeconds,
                                                   idleSeconds: Double(configuration.idleTimeoutSeconds),
                                                   bodyGraceSeconds: configuration.bodyGraceSeconds,
                                                   bodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
-                                                  unknownBodySeconds: 60, connectionLimit: configuration.connectionLimit))
-        let context = Unmanaged.passRetained(DaemonContext(handler: handler, watch: watch))
+                                                  unknownBodySeconds: 60, connectionLimit: limit,
+                                                  perAddress: configuration.connectionsPerAddress))
+        let pollThreads = max(1, configuration.pollThreads)
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler, watch: watch, workers: WorkerPool(maximum: configuration.workers)))
         var storage = sockaddr_storage()
         let isIPv6: Bool
         if configuration.host.contains(":") {
@@ -84,14 +106,16 @@ public final class MicroHTTPDaemon: Sendable {
             }
             withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
         }
-        var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-                           | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue)
+        var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue)
         if isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        // libmicrohttpd's own cap sits above the watch's, which sheds the slowest heads to keep
+        // within it: a shed connection still counts until its poll thread has closed it. No cap
+        // per address there: the watch keeps that one too, shedding rather than refusing.
         let started: OpaquePointer? = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged, connectionNotified,
-                                   UInt32(configuration.connectionLimit), UInt32(configuration.idleTimeoutSeconds),
-                                   UInt32(configuration.connectionsPerAddress), Self.connectionMemory,
+                                   UInt32(limit + limit / 4 + 64), UInt32(configuration.idleTimeoutSeconds),
+                                   0, Self.connectionMemory, UInt32(pollThreads),
                                    configuration.tlsKey, configuration.tlsCertificate)
             }
         }
@@ -101,15 +125,19 @@ public final class MicroHTTPDaemon: Sendable {
         }
         self.daemon = OpaquePointerBox(started)
         self.context = context
+        self.connectionLimit = limit
         self.port = Int(efferent_mhd_port(started))
         watch.start()
     }
 
     /// Connections closed for a head or a body past its deadline, since the daemon started.
     public var deadlineClosures: (heads: Int, bodies: Int) {
-        let watch = context.takeUnretainedValue().watch
-        return (watch.closedHeads, watch.closedBodies)
+        let counts = context.takeUnretainedValue().watch.counts
+        return (counts.heads, counts.bodies)
     }
+
+    /// Connections shed to make room for newer ones, past the connection limit or an address's.
+    public var shedConnections: Int { context.takeUnretainedValue().watch.counts.shed }
 
     /// Requests being handled right now.
     public var inFlight: Int { context.takeUnretainedValue().inFlight.load(ordering: .relaxed) }
@@ -130,10 +158,18 @@ public final class MicroHTTPDaemon: Sendable {
         stop()
     }
 
-    /// Stops the daemon at once, closing every connection.
+    /// Stops the daemon at once, closing every connection. Answers being made are finished first
+    /// (libmicrohttpd may not stop with a connection suspended, and each is resumed by the
+    /// worker making its answer); nothing new is suspended meanwhile.
     public func stop() {
-        daemon.take { MHD_stop_daemon($0) }
-        context.takeUnretainedValue().watch.stop()
+        let context = context.takeUnretainedValue()
+        daemon.take { pointer in
+            context.stopping.store(true, ordering: .sequentiallyConsistent)
+            while context.suspended.load(ordering: .sequentiallyConsistent) > 0 { usleep(1000) }
+            MHD_stop_daemon(pointer)
+        }
+        context.workers.stop()
+        context.watch.stop()
     }
 
     deinit {
@@ -170,9 +206,15 @@ private final class OpaquePointerBox: Sendable {
 final class DaemonContext: Sendable {
     let handler: any MicroHTTPHandler
     let watch: ConnectionWatch
+    let workers: WorkerPool
     let inFlight = Atomic<Int>(0)
-    init(handler: any MicroHTTPHandler, watch: ConnectionWatch) {
+    /// Connections suspended for a worker and not yet resumed.
+    let suspended = Atomic<Int>(0)
+    /// Set by `stop()`: nothing more is suspended.
+    let stopping = Atomic<Bool>(false)
+    init(handler: any MicroHTTPHandler, watch: ConnectionWatch, workers: WorkerPool) {
         self.handler = handler
         self.watch = watch
+        self.workers = workers
     }
 }

@@ -16,8 +16,8 @@ public struct MicroHTTPHead: Sendable {
 public struct MicroHTTPReply: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
-        /// Called on the connection's thread until it returns nil (the end) or throws (the
-        /// connection is closed, since the status has long gone out).
+        /// Called on a worker thread, a few pieces ahead of the socket, until it returns nil (the
+        /// end) or throws (the connection is closed, since the status has long gone out).
         case stream(@Sendable () throws -> [UInt8]?)
     }
 
@@ -32,16 +32,24 @@ public struct MicroHTTPReply: Sendable {
     }
 }
 
-/// One request as the daemon drives it, on its connection's thread: asked for an early answer
-/// once the head is in, handed the body as it arrives, then asked for the answer.
+/// One request as the daemon drives it: asked for an early answer once the head is in (on a poll
+/// thread, so it must not wait), handed the body as it arrives, then asked for the answer (on a
+/// worker thread, where it may block). Never used by two threads at once.
 public protocol MicroHTTPExchange: AnyObject {
     /// An answer to send without reading the body (a refusal), or nil to read it.
     func earlyReply() -> MicroHTTPReply?
+    /// Whether `receive` may do real work (inflate, parse, write): then each piece is handed to
+    /// it on a worker thread, otherwise on the poll thread.
+    var receiveMayBlock: Bool { get }
     /// The next bytes of the body. Returns false once no more are wanted: the rest is read from
     /// the socket and dropped (libmicrohttpd cannot answer in the middle of an upload).
     func receive(_ chunk: [UInt8]) -> Bool
     /// The body has ended (or was dropped): the answer.
     func finish() -> MicroHTTPReply
+}
+
+extension MicroHTTPExchange {
+    public var receiveMayBlock: Bool { true }
 }
 
 /// What serves a daemon's requests: one exchange per request.

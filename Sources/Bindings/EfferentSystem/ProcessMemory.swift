@@ -9,4 +9,13 @@ public enum ProcessMemory {
     public static func returnFreedPages() {
         _ = efferent_malloc_trim()
     }
+
+    /// Has every block of 256 KiB or more mapped on its own and unmapped when freed. glibc
+    /// otherwise raises that threshold after each large free (up to 32 MiB) and serves later large
+    /// blocks from the arena of the thread asking, whose free top `malloc_trim` does not give
+    /// back: sixteen bombs refused at once on sixteen worker threads left the receiver 37 MB of
+    /// anonymous memory above its start (issue 33). Servers call it once at start.
+    public static func mapLargeBlocks() {
+        efferent_malloc_map_large(256 * 1024)
+    }
 }

@@ -18,7 +18,7 @@ public final class ArchiveService: HTTPResponder {
         // A database out of reach is worth a retry: 503 with Retry-After, not a 500.
         router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy, recover: { error in
             (error as? StoreError)?.isUnavailable == true ? ServiceError.storeUnavailable : nil
-        }, requestsPerClient: configuration.requestsPerClient))
+        }, requestsPerClient: configuration.requestsPerClient, bodyBudgetBytes: configuration.bodyBudgetBytes))
         addRoutes(to: router)
     }
 

@@ -56,7 +56,8 @@ enum ServerBench {
 
         // The fair floor: the same signed read answered in C — the signature checked with
         // libsodium, the same SQLite range select over the service's own file, the same frame,
-        // libmicrohttpd with the service's thread per connection — under the same load.
+        // libmicrohttpd with a thread per connection (the service's model before issue 33) — under
+        // the same load.
         let signed = owner.signedRead(rangePath)
         var floorPort: UInt32 = 0
         guard let floor = efferent_floor_range_start(work + "/data/archive.sqlite", owner.bucket.rawValue, decade[399].0.description,
