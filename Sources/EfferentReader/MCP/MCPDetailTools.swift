@@ -23,9 +23,11 @@ enum MCPDetailTools {
         case "phone_data_latest":
             return try latest(arguments["metrics"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: source, today: today)
         case "phone_data_rings":
-            return try rings(DayRange(since: try day("since"), until: try day("until"), defaultDays: 7, today: today), source: source)
+            let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 7, today: today), source: source)
+            return scope.annotated(try rings(scope.range, source: source))
         case "phone_data_state_of_mind":
-            return try stateOfMind(DayRange(since: try day("since"), until: try day("until"), defaultDays: 30, today: today), source: source)
+            let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 30, today: today), source: source)
+            return scope.annotated(try stateOfMind(scope.range, source: source))
         case "phone_data_workout":
             guard let text = arguments["start"]?.stringValue, let start = Int64(text) ?? ISOInstant.secondsWritten(text) else {
                 throw MCPDetailError.badStart
@@ -44,6 +46,45 @@ enum MCPDetailTools {
                                second: try period("second"), source: source, today: today)
         default:
             throw MCPError.unknownTool(name)
+        }
+    }
+
+    /// The days a listing answer covers, by the rule of every answer (`AnswerScope`): cut to the
+    /// days the archive holds, then `MCPTools.dayWindow` days a page, the rest named by `next`.
+    struct Scope {
+        let range: DayRange
+        let next: DayRange?
+        let note: String?
+
+        init(_ asked: DayRange, source: EventSource) throws {
+            let held = try source.days()
+            guard let first = held.first, let last = held.last, asked.until >= first, asked.since <= last else {
+                range = asked
+                next = nil
+                note = nil
+                return
+            }
+            let cut = try DayRange(since: max(asked.since, first), until: min(asked.until, last))
+            var notes: [String] = []
+            if cut != asked { notes.append("cut to \(cut.since) … \(cut.until), the days the archive holds; \(asked.since) … \(asked.until) was asked.") }
+            if cut.dayCount > MCPTools.dayWindow {
+                let page = try DayRange(since: cut.since, until: cut.since.adding(days: MCPTools.dayWindow - 1))
+                let rest = try DayRange(since: page.until.next, until: cut.until)
+                notes.append("this page covers \(page.since) … \(page.until); ask again with since \(rest.since) and until \(rest.until) for the rest.")
+                range = page
+                next = rest
+            } else {
+                range = cut
+                next = nil
+            }
+            note = notes.isEmpty ? nil : notes.joined(separator: " ")
+        }
+
+        func annotated(_ answer: JSONValue) -> JSONValue {
+            guard case var .object(members) = answer else { return answer }
+            if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
+            if let note { members["note"] = .string(members["note"]?.stringValue.map { $0 + " " + note } ?? note) }
+            return .object(members)
         }
     }
 
