@@ -1,0 +1,180 @@
+import EfferentCore
+import EfferentSystem
+
+/// `index.bin`: the mirror's index as bytes, little-endian, numbers as their bit patterns so a
+/// sum reads back to the same bits. Version 1: `EFX1`, then each day with the fingerprint of the
+/// file it was read from and its digest. A file that does not read is no index: every day is
+/// read again from the days (`MirrorIndex.load`).
+enum MirrorIndexCoding {
+    static let magic: [UInt8] = Array("EFX1".utf8)
+
+    static func encode(_ entries: [CalendarDay: MirrorIndex.Entry]) -> [UInt8] {
+        var out = IndexWriter()
+        out.bytes += magic
+        out.int(entries.count)
+        for day in entries.keys.sorted() {
+            let entry = entries[day]!
+            out.int(Int(day.daysSinceEpoch))
+            out.int64(entry.file.size)
+            out.int64(entry.file.modified)
+            let digest = entry.digest
+            out.string(digest.stamp)
+            out.optional(digest.zone)
+            out.optional(digest.unknownZone)
+            out.int(digest.metrics.count)
+            for (metric, m) in digest.metrics.sorted(by: { $0.key < $1.key }) {
+                out.string(metric)
+                out.bytes.append(m.kind == .total ? 1 : 0)
+                out.bytes.append((m.hourBuckets ? 1 : 0) | (m.dayBuckets ? 2 : 0) | (m.dayTotal != nil ? 4 : 0))
+                out.int(m.units.count)
+                for (unit, count) in m.units.sorted(by: { $0.key < $1.key }) {
+                    out.string(unit)
+                    out.int(count)
+                }
+                out.int(m.events)
+                out.double(m.dayTotal ?? 0)
+                out.optional(m.totalUnit)
+                out.int64(m.firstStart)
+                out.int64(m.lastStart)
+                out.int64(m.firstLastInstant)
+                out.int(m.readings.count)
+                for (reading, detail) in zip(m.readings, m.readingDetails) {
+                    out.int(Int(reading.day.daysSinceEpoch))
+                    let s = reading.summary
+                    out.int(s.count)
+                    out.double(s.min)
+                    out.double(s.max)
+                    out.double(s.sum)
+                    out.int64(s.lastStart)
+                    out.double(s.lastValue)
+                    out.optional(detail.unit)
+                    out.int(detail.counts.count)
+                    for (value, count) in detail.counts.sorted(by: { $0.key < $1.key }) {
+                        out.double(value)
+                        out.int(count)
+                    }
+                }
+            }
+        }
+        return out.bytes
+    }
+
+    /// nil when the bytes are not an index of this version (or are cut short).
+    static func decode(_ bytes: [UInt8]) -> [CalendarDay: MirrorIndex.Entry]? {
+        var input = IndexReader(bytes: bytes)
+        guard input.take(magic.count).map(Array.init) == magic, let count = input.int() else { return nil }
+        var entries = [CalendarDay: MirrorIndex.Entry](minimumCapacity: count)
+        for _ in 0..<count {
+            guard let dayNumber = input.int(), let size = input.int64(), let modified = input.int64(), let stamp = input.string(),
+                  let zone = input.optional(), let unknownZone = input.optional(), let metricCount = input.int() else { return nil }
+            var metrics = [String: MirrorDigest.MetricDay](minimumCapacity: metricCount)
+            for _ in 0..<metricCount {
+                guard let metric = input.string(), let kind = input.byte(), let flags = input.byte(), let unitCount = input.int() else { return nil }
+                var m = MirrorDigest.MetricDay(kind: kind == 1 ? .total : .record)
+                m.hourBuckets = flags & 1 != 0
+                m.dayBuckets = flags & 2 != 0
+                for _ in 0..<unitCount {
+                    guard let unit = input.string(), let n = input.int() else { return nil }
+                    m.units[unit] = n
+                }
+                guard let events = input.int(), let total = input.double(), let totalUnit = input.optional(),
+                      let firstStart = input.int64(), let lastStart = input.int64(), let firstLast = input.int64(),
+                      let readingCount = input.int() else { return nil }
+                m.events = events
+                m.dayTotal = flags & 4 != 0 ? total : nil
+                m.totalUnit = totalUnit
+                m.firstStart = firstStart
+                m.lastStart = lastStart
+                m.firstLastInstant = firstLast
+                m.readings.reserveCapacity(readingCount)
+                m.readingDetails.reserveCapacity(readingCount)
+                for _ in 0..<readingCount {
+                    guard let local = input.int(), let n = input.int(), let low = input.double(), let high = input.double(),
+                          let sum = input.double(), let lastAt = input.int64(), let lastValue = input.double(),
+                          let unit = input.optional(), let distinct = input.int() else { return nil }
+                    var counts = [Double: Int](minimumCapacity: distinct)
+                    for _ in 0..<distinct {
+                        guard let value = input.double(), let times = input.int() else { return nil }
+                        counts[value] = times
+                    }
+                    m.readings.append((CalendarDay(daysSinceEpoch: Int64(local)),
+                                       ValueSummary(count: n, min: low, max: high, sum: sum, lastStart: lastAt, lastValue: lastValue)))
+                    m.readingDetails.append(MirrorDigest.ReadingDetail(unit: unit, counts: counts))
+                }
+                metrics[metric] = m
+            }
+            entries[CalendarDay(daysSinceEpoch: Int64(dayNumber))] = MirrorIndex.Entry(
+                file: FileStamp(size: size, modified: modified),
+                digest: MirrorDigest.Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone))
+        }
+        return input.atEnd ? entries : nil
+    }
+}
+
+private struct IndexWriter {
+    var bytes = [UInt8]()
+
+    mutating func int64(_ value: Int64) {
+        var v = UInt64(bitPattern: value)
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: v))
+            v >>= 8
+        }
+    }
+
+    mutating func int(_ value: Int) { int64(Int64(value)) }
+    mutating func double(_ value: Double) { int64(Int64(bitPattern: value.bitPattern)) }
+
+    mutating func string(_ text: String) {
+        int(text.utf8.count)
+        bytes += text.utf8
+    }
+
+    mutating func optional(_ text: String?) {
+        if let text {
+            bytes.append(1)
+            string(text)
+        } else {
+            bytes.append(0)
+        }
+    }
+}
+
+private struct IndexReader {
+    let bytes: [UInt8]
+    var at = 0
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, bytes.count - at >= count else { return nil }
+        defer { at += count }
+        return bytes[at..<(at + count)]
+    }
+
+    mutating func byte() -> UInt8? { take(1)?.first }
+
+    mutating func int64() -> Int64? {
+        guard let slice = take(8) else { return nil }
+        var v: UInt64 = 0
+        for (shift, byte) in slice.enumerated() { v |= UInt64(byte) << (8 * UInt64(shift)) }
+        return Int64(bitPattern: v)
+    }
+
+    mutating func int() -> Int? { int64().flatMap { Int(exactly: $0) } }
+    mutating func double() -> Double? { int64().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
+
+    mutating func string() -> String? {
+        guard let count = int(), let slice = take(count) else { return nil }
+        return String(validating: slice, as: UTF8.self)
+    }
+
+    /// `nil` inside: an absent string; the outer nil: bytes that do not read.
+    mutating func optional() -> String?? {
+        switch byte() {
+        case 0?: return .some(nil)
+        case 1?: return string().map { .some($0) }
+        default: return nil
+        }
+    }
+}
