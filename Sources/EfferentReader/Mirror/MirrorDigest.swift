@@ -82,24 +82,15 @@ public final class MirrorDigest: Sendable {
     /// The digest as last refreshed.
     public var snapshot: DigestSnapshot { current.withLock { $0 } }
 
-    /// Reads the days whose upload time changed since the last refresh and forgets days the
-    /// mirror no longer holds; returns the snapshot that results (the same one when nothing changed).
+    /// Brings the digest up to the mirror: the mirror's index, in which only the days whose
+    /// upload time or file changed are read again and days the mirror no longer holds are
+    /// forgotten; returns the snapshot that results (the same one when nothing changed).
     @discardableResult
     public func refresh() throws -> DigestSnapshot {
         try turn.withLock { _ in
-            let stamps = mirror.uploaded
-            let previous = snapshot
-            if previous.days.count == stamps.count, stamps.allSatisfy({ previous.days[$0.key]?.stamp == $0.value }) { return previous }
-            var days = previous.days.filter { stamps[$0.key] == $0.value.stamp }
-            let clock = LocalClock()
-            for (day, stamp) in stamps where days[day] == nil {
-                // A day replaced after its stamp was read carries the new stamp, and the next refresh reads it again.
-                guard let bytes = try mirror.body(day) else { continue }
-                let digested = try Self.digest(bytes, day: day, stamp: stamp, clock: clock)
-                if let zone = digested.unknownZone { throw AnswerError.unknownTimeZone(zone) }
-                days[day] = digested
-            }
-            let snapshot = DigestSnapshot(days: days)
+            let snapshot = try mirror.indexSnapshot()
+            // The pages need every reading's day; a zone none can be told in is said, as the answers say it.
+            if let zone = snapshot.days.values.lazy.compactMap(\.unknownZone).first { throw AnswerError.unknownTimeZone(zone) }
             current.withLock { $0 = snapshot }
             return snapshot
         }
