@@ -116,9 +116,9 @@ public final class Mirror: Sendable {
 
     func markSynced(at date: Date) { record.withLock { $0.syncedAt = ISO8601DateFormatter().string(from: date) } }
 
-    /// Saves the index (when it changed), then the record atomically.
-    public func save() throws {
-        try index.save()
+    /// Saves the index (when it changed and `index` is true), then the record atomically.
+    public func save(index saveIndex: Bool = true) throws {
+        if saveIndex { try index.save() }
         let snapshot = record.withLock { $0 }
         var days = [String: JSONValue]()
         for (day, stamp) in snapshot.uploaded { days[day.description] = .string(stamp) }

@@ -1,3 +1,4 @@
+import EfferentClient
 import EfferentCore
 import EfferentReader
 import EfferentSQLite
@@ -57,10 +58,10 @@ enum AnswersBench {
                 try sql.statement("SELECT day, value FROM daily WHERE metric = 'steps' AND day BETWEEN ?1 AND ?2 ORDER BY day")
                     .rows([.text(first), .text(dailyUntil)]) { $0.double(1) }.count
             }),
-            ("overview of the decade (API)", "/api/v1/overview?\(decade)", "≤ 100 ms", { try overviewFromSQL(sql) }),
+            ("overview (API, every day)", "/api/v1/overview", "≤ 100 ms", { try overviewFromSQL(sql) }),
         ]
         // One call each first: the dashboard's first answer waits for the index it loads at start.
-        let cold = try dashboard.page("/", api: "/api/v1/overview?\(decade)")
+        let cold = try dashboard.page("/", api: "/api/v1/overview")
         var rows = [(name: String, server: Double, reference: Double, goal: String)]()
         for question in questions {
             _ = try dashboard.page("/", api: question.api)
@@ -80,6 +81,8 @@ enum AnswersBench {
             return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         }.sorted()[2]
 
+        let inProcess = try compareInProcess(laptop: archive.laptop, first: CalendarDay(first)!, last: CalendarDay(last)!)
+
         Measure.header("Answers over a generated \(years)-year mirror: the dashboard's /api/v1 (server time) beside SQLite over its export (medians of 7)")
         print("  mirror: \(first) … \(last), \(truths["recordCounts"]?["heartRate"]?.integerValue ?? 0) heart-rate readings; "
               + "first answer after the dashboard started \(String(format: "%.0f ms", cold.apiServer * 1000))")
@@ -93,6 +96,49 @@ enum AnswersBench {
         Measure.row("efferent sync of the decade (index written)", Measure.format(resync.seconds, "s", digits: 2),
                     "first sync " + Measure.format(archive.sync.seconds, "s", digits: 2), ratio: nil, goal: "within 10 % of before")
         print("    dashboard peak RSS \(String(format: "%.0f MiB", dashboard.peakRSSMiB))")
+        print("  in this process (release, warm, medians): each answer as the request gives it (index) beside the answer's own")
+        print("  constructor reading the days (what every answer did before the index), and whether their JSON is the same bytes")
+        for row in inProcess {
+            Measure.row("  " + row.name, Measure.format(row.index * 1000, "ms", digits: 1), "days " + Measure.format(row.days * 1000, "ms", digits: 0),
+                        ratio: row.index / row.days, goal: row.identical ? "identical JSON" : "JSON DIFFERS")
+        }
+    }
+
+    /// The mirror opened here: each question answered by the request (from the index where it
+    /// can) and by the answer's constructor over the days, timed, and their JSON compared.
+    static func compareInProcess(laptop: String, first: CalendarDay, last: CalendarDay) throws -> [(name: String, index: Double, days: Double, identical: Bool)] {
+        let profile = Profile(directory: laptop)
+        let endpoint = try JSONParser.parse(try profile.read(Mirror.fileName))["endpoint"]?.stringValue ?? ""
+        let source = MirrorSource(mirror: try Mirror(profile: profile, endpoint: endpoint))
+        let decade = try DayRange(since: first, until: last), page = try DayRange(since: first, until: first.adding(days: 399))
+        func request(_ kind: AnswerRequest.Kind, _ metric: String?, _ metrics: [String] = [], groupBy: String? = nil) -> AnswerRequest {
+            AnswerRequest(kind: kind, since: first, until: last, metrics: metrics, metric: metric, groupBy: groupBy)
+        }
+        let questions: [(String, AnswerRequest, () throws -> any Answer)] = [
+            ("samples heartRate, 500 rows", request(.samples, "heartRate"), { try SamplesAnswer(from: source, metric: "heartRate", range: decade) }),
+            ("statistics heartRate by month", request(.statistics, "heartRate", groupBy: "month"),
+             { try StatisticsAnswer(from: source, metric: "heartRate", range: decade, groupBy: .month) }),
+            ("daily steps, 400 days", request(.daily, nil, ["steps"]), { try DailyAnswer(from: source, metrics: ["steps"], range: page) }),
+            ("daily heartRate, 400 days", request(.daily, nil, ["heartRate"]), { try DailyAnswer(from: source, metrics: ["heartRate"], range: page) }),
+            ("statistics steps by week", request(.statistics, "steps", groupBy: "week"),
+             { try StatisticsAnswer(from: source, metric: "steps", range: decade, groupBy: .week) }),
+            ("overview, every day", AnswerRequest(kind: .overview), { try OverviewAnswer(from: source) }),
+        ]
+        func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+            try (0..<runs).map { _ in
+                let started = DispatchTime.now().uptimeNanoseconds
+                try body()
+                return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            }.sorted()[runs / 2]
+        }
+        return try questions.map { name, question, days in
+            let byIndex = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer
+            let byDays = try days()
+            let identical = try byIndex.json.canonicalBytes() == byDays.json.canonicalBytes()
+            let index = try median(7) { _ = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays) }
+            let read = try median(3) { _ = try days() }
+            return (name, index, read, identical)
+        }
     }
 
     /// The overview's lines from the copy's per-day series counts (what `metrics` and the index hold).
