@@ -58,6 +58,12 @@ import Testing
                 events.append(try DayEvent(kind: .record, metric: "oxygenSaturation", unit: index == 0 ? nil : "%", source: "Watch", start: at, end: at + 30,
                                            value: Double(Int.random(in: 90...100, using: &random)) / 100))
             }
+            // On some days more distinct values than the index counts: their distributions come from the days.
+            for index in 0..<(offset % 10 == 5 ? MirrorDigest.ReadingDetail.maximumValues + 20 : 3) {
+                let at = start + 3600 + Int64(index) * 10
+                events.append(try DayEvent(kind: .record, metric: "walkingSpeed", unit: "m/s", source: "Phone", start: at, end: at + 5,
+                                           value: Double(1000 + index * 7 + Int.random(in: 0...6, using: &random)) / 1000))
+            }
             events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 23 * 3600, end: start + 30 * 3600, stage: "asleepCore"))
             if offset % 4 == 0 {
                 events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: start + 18 * 3600, end: start + 19 * 3600,
@@ -102,7 +108,7 @@ import Testing
         for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum"], ["noSuchMetric"]] {
             requests.append(AnswerRequest(kind: .daily, metrics: metrics))
         }
-        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "noSuchMetric"] {
+        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "noSuchMetric"] {
             for grouping in Grouping.allCases { requests.append(AnswerRequest(kind: .statistics, metric: metric, groupBy: grouping.rawValue)) }
         }
         for metric in ["heartRate", "bodyMass", "sleep", "steps", "workout", "noSuchMetric"] {
@@ -135,6 +141,9 @@ import Testing
                         AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview)] {
             #expect(try IndexedAnswers.answer(request, index: index, held: mirror.days, range: summer, archive: nil, source: source) != nil, "\(request.kind)")
         }
+        // Days with more distinct values than the index counts are left to the days.
+        #expect(try IndexedAnswers.answer(AnswerRequest(kind: .statistics, metric: "walkingSpeed"), index: index, held: mirror.days, range: summer,
+                                          archive: nil, source: source) == nil)
         // A day fed by two archive days is left to the days, whose sum comes in one run.
         let spring = try DayRange(since: Self.day("2024-05-29"), until: Self.day("2024-05-31"))
         #expect(try IndexedAnswers.answer(AnswerRequest(kind: .daily, metrics: ["heartRate"]), index: index, held: mirror.days, range: spring,

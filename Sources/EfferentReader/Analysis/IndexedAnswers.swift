@@ -110,7 +110,10 @@ enum IndexedAnswers {
             guard let readings = readingsIn(entry, range) else { return nil }
             for index in readings {
                 let detail = entry.readingDetails[index]
-                counts[groupBy.group(of: entry.readings[index].day), default: [:]].merge(detail.counts, uniquingKeysWith: +)
+                // Too many distinct values to count (GPS fixes): the days hold them.
+                guard !detail.overflowed else { return nil }
+                let group = groupBy.group(of: entry.readings[index].day)
+                for item in detail.counts { counts[group, default: [:]][item.value, default: 0] += item.count }
                 if fold.unitAsReading == nil { fold.unitAsReading = detail.unit }
             }
         }

@@ -46,12 +46,45 @@ public final class MirrorDigest: Sendable {
     /// The first unit and the value counts of one local day's readings.
     public struct ReadingDetail: Sendable, Equatable {
         public var unit: String?
-        public var counts: [Double: Int] = [:]
+        /// Each value with how often it occurs, ascending (an array, not a dictionary: a decade
+        /// holds hundreds of thousands of them).
+        public var counts: [ValueCount] = []
+        /// More than `maximumValues` distinct values (GPS fixes, ECG voltages): the counts are
+        /// dropped, and a distribution over this day's readings reads the day.
+        public var overflowed = false
 
-        public init(unit: String?, counts: [Double: Int] = [:]) {
+        /// Distinct values a local day's readings are counted up to: heart rate has about a
+        /// hundred; a metric of measurements that rarely repeat would make the index a copy of the days.
+        public static let maximumValues = 256
+
+        public init(unit: String?, counts: [ValueCount] = [], overflowed: Bool = false) {
             self.unit = unit
             self.counts = counts
+            self.overflowed = overflowed
         }
+
+        /// Counts one more reading of `value`.
+        mutating func add(_ value: Double) {
+            guard !overflowed else { return }
+            var low = 0, high = counts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if counts[middle].value < value { low = middle + 1 } else { high = middle }
+            }
+            if low < counts.count, counts[low].value == value { counts[low].count += 1; return }
+            guard counts.count < Self.maximumValues else {
+                counts = []
+                overflowed = true
+                return
+            }
+            counts.insert(ValueCount(value: value, count: 1), at: low)
+        }
+    }
+
+    /// A reading's value and how many readings have it.
+    public struct ValueCount: Sendable, Equatable {
+        public var value: Double
+        public var count: Int
     }
 
     /// One archive day as digested, and the upload time it was read at.
@@ -138,10 +171,10 @@ public final class MirrorDigest: Sendable {
                 if let index = entry.readings.lastIndex(where: { $0.day == local }) {
                     entry.readings[index].summary.add(value, at: event.start)
                     if entry.readingDetails[index].unit == nil { entry.readingDetails[index].unit = event.unit }
-                    entry.readingDetails[index].counts[value, default: 0] += 1
+                    entry.readingDetails[index].add(value)
                 } else {
                     entry.readings.append((local, ValueSummary(value, at: event.start)))
-                    entry.readingDetails.append(ReadingDetail(unit: event.unit, counts: [value: 1]))
+                    entry.readingDetails.append(ReadingDetail(unit: event.unit, counts: [ValueCount(value: value, count: 1)]))
                 }
             }
         }

@@ -2,11 +2,11 @@ import EfferentCore
 import EfferentSystem
 
 /// `index.bin`: the mirror's index as bytes, little-endian, numbers as their bit patterns so a
-/// sum reads back to the same bits. Version 1: `EFX1`, then each day with the fingerprint of the
+/// sum reads back to the same bits. Version 2: `EFX2`, then each day with the fingerprint of the
 /// file it was read from and its digest. A file that does not read is no index: every day is
 /// read again from the days (`MirrorIndex.load`).
 enum MirrorIndexCoding {
-    static let magic: [UInt8] = Array("EFX1".utf8)
+    static let magic: [UInt8] = Array("EFX2".utf8)
 
     static func encode(_ entries: [CalendarDay: MirrorIndex.Entry]) -> [UInt8] {
         var out = IndexWriter()
@@ -48,10 +48,11 @@ enum MirrorIndexCoding {
                     out.int64(s.lastStart)
                     out.double(s.lastValue)
                     out.optional(detail.unit)
+                    out.bytes.append(detail.overflowed ? 1 : 0)
                     out.int(detail.counts.count)
-                    for (value, count) in detail.counts.sorted(by: { $0.key < $1.key }) {
-                        out.double(value)
-                        out.int(count)
+                    for item in detail.counts {
+                        out.double(item.value)
+                        out.int(item.count)
                     }
                 }
             }
@@ -91,15 +92,16 @@ enum MirrorIndexCoding {
                 for _ in 0..<readingCount {
                     guard let local = input.int(), let n = input.int(), let low = input.double(), let high = input.double(),
                           let sum = input.double(), let lastAt = input.int64(), let lastValue = input.double(),
-                          let unit = input.optional(), let distinct = input.int() else { return nil }
-                    var counts = [Double: Int](minimumCapacity: distinct)
+                          let unit = input.optional(), let overflowed = input.byte(), let distinct = input.int() else { return nil }
+                    var counts = [MirrorDigest.ValueCount]()
+                    counts.reserveCapacity(distinct)
                     for _ in 0..<distinct {
                         guard let value = input.double(), let times = input.int() else { return nil }
-                        counts[value] = times
+                        counts.append(MirrorDigest.ValueCount(value: value, count: times))
                     }
                     m.readings.append((CalendarDay(daysSinceEpoch: Int64(local)),
                                        ValueSummary(count: n, min: low, max: high, sum: sum, lastStart: lastAt, lastValue: lastValue)))
-                    m.readingDetails.append(MirrorDigest.ReadingDetail(unit: unit, counts: counts))
+                    m.readingDetails.append(MirrorDigest.ReadingDetail(unit: unit, counts: counts, overflowed: overflowed == 1))
                 }
                 metrics[metric] = m
             }
@@ -143,6 +145,8 @@ private struct IndexWriter {
 private struct IndexReader {
     let bytes: [UInt8]
     var at = 0
+    /// Each name once: a decade repeats a few dozen metric names and units hundreds of thousands of times.
+    var interned: [String: String] = [:]
 
     var atEnd: Bool { at == bytes.count }
 
@@ -165,8 +169,10 @@ private struct IndexReader {
     mutating func double() -> Double? { int64().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
 
     mutating func string() -> String? {
-        guard let count = int(), let slice = take(count) else { return nil }
-        return String(validating: slice, as: UTF8.self)
+        guard let count = int(), let slice = take(count), let text = String(validating: slice, as: UTF8.self) else { return nil }
+        if let known = interned[text] { return known }
+        interned[text] = text
+        return text
     }
 
     /// `nil` inside: an absent string; the outer nil: bytes that do not read.

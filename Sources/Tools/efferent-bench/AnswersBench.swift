@@ -131,6 +131,16 @@ enum AnswersBench {
                 return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             }.sorted()[runs / 2]
         }
+        // What the index costs: loading it as a command does (index.bin read, every day's file
+        // stamped), and what sync adds (every day digested as it is stored).
+        let mirror = source.mirror
+        let load = try median(5) { _ = try Mirror(profile: profile, endpoint: endpoint).indexSnapshot() }
+        let digest = try median(1) {
+            for day in mirror.days { _ = try MirrorDigest.digest(try mirror.body(day) ?? [], day: day, stamp: mirror.uploaded(day) ?? "") }
+        }
+        let indexMiB = Double((try? FileManager.default.attributesOfItem(atPath: profile.path("index.bin"))[.size] as? Int) ?? 0) / 1_048_576
+        print(String(format: "  the index: %.1f MiB on disk; loaded and checked against %d days' files in %.0f ms; every day digested (what sync adds) in %.2f s",
+                     indexMiB, mirror.days.count, load * 1000, digest))
         return try questions.map { name, question, days in
             let byIndex = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer
             let byDays = try days()
