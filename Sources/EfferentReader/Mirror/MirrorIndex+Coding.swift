@@ -1,16 +1,16 @@
 import EfferentCore
 import EfferentSystem
 
-/// `index.bin`: the mirror's index as bytes, little-endian, numbers as their bit patterns so a
-/// sum reads back to the same bits. Version 2: `EFX2`, then each day with the fingerprint of the
-/// file it was read from and its digest. A file that does not read is no index: every day is
-/// read again from the days (`MirrorIndex.load`).
+/// `index.bin`: the mirror's index as bytes. Version 3: `EFX3`, a table of every string (metric
+/// names, units, zones and upload times, each once), then each day with the fingerprint of the
+/// file it was read from and its digest; integers are zigzag LEB128, strings their number in the
+/// table, and real numbers their 8-byte bit patterns, so a sum reads back to the same bits. A file
+/// that does not read is no index: every day is read again from the days.
 enum MirrorIndexCoding {
-    static let magic: [UInt8] = Array("EFX2".utf8)
+    static let magic: [UInt8] = Array("EFX3".utf8)
 
     static func encode(_ entries: [CalendarDay: MirrorIndex.Entry]) -> [UInt8] {
         var out = IndexWriter()
-        out.bytes += magic
         out.int(entries.count)
         for day in entries.keys.sorted() {
             let entry = entries[day]!
@@ -57,13 +57,25 @@ enum MirrorIndexCoding {
                 }
             }
         }
-        return out.bytes
+        var file = IndexWriter()
+        file.bytes = magic
+        file.int(out.strings.count)
+        for text in out.strings {
+            file.int(text.utf8.count)
+            file.bytes += text.utf8
+        }
+        return file.bytes + out.bytes
     }
 
     /// nil when the bytes are not an index of this version (or are cut short).
     static func decode(_ bytes: [UInt8]) -> [CalendarDay: MirrorIndex.Entry]? {
         var input = IndexReader(bytes: bytes)
-        guard input.take(magic.count).map(Array.init) == magic, let count = input.int() else { return nil }
+        guard input.take(magic.count).map(Array.init) == magic, let strings = input.int() else { return nil }
+        for _ in 0..<max(0, strings) {
+            guard let length = input.int(), let slice = input.take(length), let text = String(validating: slice, as: UTF8.self) else { return nil }
+            input.table.append(text)
+        }
+        guard let count = input.int() else { return nil }
         var entries = [CalendarDay: MirrorIndex.Entry](minimumCapacity: count)
         for _ in 0..<count {
             guard let dayNumber = input.int(), let size = input.int64(), let modified = input.int64(), let stamp = input.string(),
@@ -115,21 +127,35 @@ enum MirrorIndexCoding {
 
 private struct IndexWriter {
     var bytes = [UInt8]()
+    /// Each string once, numbered in the order first written.
+    var strings = [String]()
+    var numbers = [String: Int]()
 
+    /// Zigzag LEB128: small numbers of either sign in a byte or two.
     mutating func int64(_ value: Int64) {
-        var v = UInt64(bitPattern: value)
+        var v = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func int(_ value: Int) { int64(Int64(value)) }
+
+    mutating func double(_ value: Double) {
+        var v = value.bitPattern
         for _ in 0..<8 {
             bytes.append(UInt8(truncatingIfNeeded: v))
             v >>= 8
         }
     }
 
-    mutating func int(_ value: Int) { int64(Int64(value)) }
-    mutating func double(_ value: Double) { int64(Int64(bitPattern: value.bitPattern)) }
-
     mutating func string(_ text: String) {
-        int(text.utf8.count)
-        bytes += text.utf8
+        if let known = numbers[text] { return int(known) }
+        numbers[text] = strings.count
+        int(strings.count)
+        strings.append(text)
     }
 
     mutating func optional(_ text: String?) {
@@ -145,8 +171,8 @@ private struct IndexWriter {
 private struct IndexReader {
     let bytes: [UInt8]
     var at = 0
-    /// Each name once: a decade repeats a few dozen metric names and units hundreds of thousands of times.
-    var interned: [String: String] = [:]
+    /// The file's strings, each read once: a decade repeats a few dozen names hundreds of thousands of times.
+    var table = [String]()
 
     var atEnd: Bool { at == bytes.count }
 
@@ -156,23 +182,36 @@ private struct IndexReader {
         return bytes[at..<(at + count)]
     }
 
-    mutating func byte() -> UInt8? { take(1)?.first }
+    mutating func byte() -> UInt8? {
+        guard at < bytes.count else { return nil }
+        defer { at += 1 }
+        return bytes[at]
+    }
 
     mutating func int64() -> Int64? {
-        guard let slice = take(8) else { return nil }
-        var v: UInt64 = 0
-        for (shift, byte) in slice.enumerated() { v |= UInt64(byte) << (8 * UInt64(shift)) }
-        return Int64(bitPattern: v)
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while let byte = byte() {
+            v |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+        return nil
     }
 
     mutating func int() -> Int? { int64().flatMap { Int(exactly: $0) } }
-    mutating func double() -> Double? { int64().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
+
+    mutating func double() -> Double? {
+        guard bytes.count - at >= 8 else { return nil }
+        var v: UInt64 = 0
+        for shift in 0..<8 { v |= UInt64(bytes[at + shift]) << (8 * UInt64(shift)) }
+        at += 8
+        return Double(bitPattern: v)
+    }
 
     mutating func string() -> String? {
-        guard let count = int(), let slice = take(count), let text = String(validating: slice, as: UTF8.self) else { return nil }
-        if let known = interned[text] { return known }
-        interned[text] = text
-        return text
+        guard let number = int(), number >= 0, number < table.count else { return nil }
+        return table[number]
     }
 
     /// `nil` inside: an absent string; the outer nil: bytes that do not read.

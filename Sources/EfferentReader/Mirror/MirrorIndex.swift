@@ -79,13 +79,15 @@ final class MirrorIndex: Sendable {
     /// entry whose upload time or file differs is read again from the day, one for a day no
     /// longer held is dropped, and the index is saved when anything changed.
     func snapshot(uploaded: [CalendarDay: String], name: (CalendarDay) -> String) throws -> DigestSnapshot {
+        // Paths by concatenation: a decade is 3,650 of them on every answer.
+        let root = profile.directory.hasSuffix("/") ? profile.directory : profile.directory + "/"
         let result: DigestSnapshot = try state.withLock { state in
             loadIfNeeded(&state)
             let clock = LocalClock()
             var changed = false
             for (day, stamp) in uploaded {
                 let file = name(day)
-                guard let found = FileStamp.of(profile.path(file)) else {
+                guard let found = FileStamp.of(root + file) else {
                     if state.entries.removeValue(forKey: day) != nil { changed = true }
                     continue
                 }
