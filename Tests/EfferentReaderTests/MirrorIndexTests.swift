@@ -70,6 +70,23 @@ import Testing
                                            activity: "37", duration: 3600))
                 events.append(try DayEvent(kind: .record, metric: "workout.distanceWalkingRunning.sum", unit: "m", source: "Watch",
                                            start: start + 18 * 3600, end: start + 19 * 3600, value: 8000 + Double(offset) / 7))
+                events.append(try DayEvent(kind: .record, metric: "workout.heartRate.average", unit: "count/min", source: "Watch",
+                                           start: start + 18 * 3600, end: start + 19 * 3600, value: 141.25))
+                for second in stride(from: start + 18 * 3600, to: start + 19 * 3600, by: 60) {
+                    for ordinal in 0..<(second % 7 == 0 ? 2 : 1) {
+                        events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second,
+                                                   end: second + Int64(ordinal), value: 48.85 + Double(second % 1000) / 100_000))
+                    }
+                }
+            }
+            // A late run from 23:30 to 00:30: the workout on its day, the fixes after midnight filed under the next.
+            if offset % 8 == 2 {
+                events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: end - 1800, end: end + 1800, activity: "37", duration: 3600))
+            }
+            if offset % 8 == 3 {
+                for second in stride(from: start - 1800, to: start + 1800, by: 30) {
+                    events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second, end: second, value: 48.9))
+                }
             }
             return (date, String(decoding: DayBody(events: events, timeZone: zone).bytes, as: UTF8.self))
         }
@@ -88,6 +105,7 @@ import Testing
             case .daily: return try DailyAnswer(from: source, metrics: request.metrics.isEmpty ? ["steps", "activeEnergy"] : request.metrics, range: given)
             case .statistics: return try StatisticsAnswer(from: source, metric: request.metric!, range: given, groupBy: try Grouping(name: request.groupBy ?? "month"))
             case .samples: return try SamplesAnswer(from: source, metric: request.metric!, range: given, limit: request.limit ?? 500, offset: request.offset)
+            case .workouts: return try WorkoutsAnswer(from: source, range: given, activity: request.activity, offset: request.offset)
             default: fatalError("not an indexed answer")
             }
         }
@@ -118,6 +136,11 @@ import Testing
                 requests.append(request)
             }
         }
+        for (activity, offset) in [(nil, 0), (nil, 5), ("running", 0), ("walking", 0), ("activity-12", 0), ("no-such", 0)] {
+            var request = AnswerRequest(kind: .workouts, activity: activity)
+            request.offset = offset
+            requests.append(request)
+        }
         var compared = 0, refused = 0, empty = 0
         for request in requests {
             for range in ranges where range != nil || request.kind == .overview {
@@ -129,16 +152,16 @@ import Testing
             }
         }
         #expect(compared > 300)
-        // Only an unknown name is refused (daily and four groupings over seven ranges), and the
+        // Only an unknown name is refused (daily, four groupings and an activity over seven ranges), and the
         // total the catalogue does not know over the empty range (daily and four groupings).
-        #expect(refused == 5 * 7 + 5, "\(refused)")
+        #expect(refused == 6 * 7 + 5, "\(refused)")
         #expect(empty < compared / 3, "\(empty) of \(compared) answers are empty")
 
         // Where no local day is fed by two archive days, the index gives these answers itself.
         let summer = try DayRange(since: Self.day("2024-06-01"), until: Self.day("2024-09-30"))
         let index = try mirror.indexSnapshot()
         for request in [AnswerRequest(kind: .statistics, metric: "heartRate", groupBy: "month"), AnswerRequest(kind: .daily, metrics: ["heartRate", "steps"]),
-                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview)] {
+                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts)] {
             #expect(try IndexedAnswers.answer(request, index: index, held: mirror.days, range: summer, archive: nil, source: source) != nil, "\(request.kind)")
         }
         // Days with more distinct values than the index counts are left to the days.

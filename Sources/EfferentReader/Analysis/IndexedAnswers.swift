@@ -28,7 +28,11 @@ enum IndexedAnswers {
             let limit = request.limit ?? DayRange.Limits.samplesDefaultLimit
             guard (1...DayRange.Limits.samplesMaximumLimit).contains(limit) else { return nil }
             return try samples(index: index, source: source, metric: metric, range: range, limit: limit, offset: max(0, request.offset))
-        case .sleep, .workouts:
+        case .workouts:
+            guard let range else { return nil }
+            if let activity = request.activity, !WorkoutsAnswer.isActivityName(activity) { return nil }
+            return try workouts(index: index, held: held, range: range, activity: request.activity, offset: request.complete ? 0 : request.offset)
+        case .sleep:
             return nil
         }
     }
@@ -125,6 +129,43 @@ enum IndexedAnswers {
             fold.readingsByGroup[group] = list
         }
         return fold
+    }
+
+    /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
+    /// same windows of held days, each with the week after it), from each day's `WorkoutDay`.
+    static func workouts(index: DigestSnapshot, held: [CalendarDay], range: DayRange, activity: String?, offset: Int) throws -> WorkoutsAnswer {
+        let clock = LocalClock()
+        let from = range.since.previous, through = range.until.adding(days: 1)
+        let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
+        var workouts = [WorkoutsAnswer.Workout]()
+        for window in DayRange.windows(of: inRange) {
+            var parts = [WorkoutDay.Part](), fixes = [Int64]()
+            let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
+            for day in days {
+                let digest = index.days[day]!
+                parts += digest.workouts.parts
+                fixes += digest.workouts.fixStarts
+            }
+            let statistics = WorkoutStatistics(parts: parts, fixes: fixes)
+            for day in days where day <= window.last {
+                let digest = index.days[day]!
+                for session in digest.workouts.sessions {
+                    let lastInstant = session.end > session.start ? session.end - 1 : session.end
+                    guard try clock.day(of: session.start, in: digest.zone) <= range.until,
+                          try clock.day(of: lastInstant, in: digest.zone) >= range.since else { continue }
+                    let name = MetricCatalogue.activityName(session.activity)
+                    if let activity, activity != name { continue }
+                    let seconds = session.duration ?? Double(session.end - session.start)
+                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name,
+                                                         day: try clock.day(of: session.start, in: digest.zone),
+                                                         minutes: Distribution.round3(seconds / 60), source: session.source)
+                    workout.timeZone = digest.zone
+                    statistics.fill(&workout)
+                    workouts.append(workout)
+                }
+            }
+        }
+        return WorkoutsAnswer(range: range, activity: activity, workouts: workouts, offset: offset)
     }
 
     /// A page of samples opening only the days it returns (and those at the range's edges, whose

@@ -96,12 +96,15 @@ public final class MirrorDigest: Sendable {
         /// A zone no reading's local day could be told in: the day's readings are left out, and
         /// answers that need them read the day itself (and say what the events path says).
         public let unknownZone: String?
+        /// Its workouts, their statistics and route fixes, as a workouts answer reads them.
+        public let workouts: WorkoutDay
 
-        public init(stamp: String, zone: String?, metrics: [String: MetricDay], unknownZone: String? = nil) {
+        public init(stamp: String, zone: String?, metrics: [String: MetricDay], unknownZone: String? = nil, workouts: WorkoutDay = WorkoutDay()) {
             self.stamp = stamp
             self.zone = zone
             self.metrics = metrics
             self.unknownZone = unknownZone
+            self.workouts = workouts
         }
     }
 
@@ -137,9 +140,10 @@ public final class MirrorDigest: Sendable {
         do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
         var metrics = [String: MetricDay]()
         var unknownZone: String?
+        var workouts = WorkoutDay()
         // A metric's entry is taken out of the dictionary while its events are folded, so its
         // arrays are changed in place rather than copied per event.
-        func fold(_ events: some Sequence<DayEvent>, zone: String?) {
+        func fold(_ events: some Sequence<DayEvent>, zone: String?, wantsWorkouts: Bool) {
             var current: (metric: String, entry: MetricDay)?
             for event in events {
                 if current?.metric != event.metric {
@@ -147,6 +151,7 @@ public final class MirrorDigest: Sendable {
                     current = (event.metric, metrics.removeValue(forKey: event.metric) ?? MetricDay(kind: event.kind))
                 }
                 tally(event, into: &current!.entry, zone: zone)
+                if wantsWorkouts { workouts.add(event) }
             }
             if let (metric, entry) = current { metrics[metric] = entry }
         }
@@ -183,11 +188,13 @@ public final class MirrorDigest: Sendable {
         case let .columnar(columns):
             zone = columns.timeZone
             for series in columns.series where series.count > 0 {
-                fold((0..<series.count).lazy.map(series.event(at:)), zone: zone)
+                fold((0..<series.count).lazy.map(series.event(at:)), zone: zone, wantsWorkouts: WorkoutStatistics.wanted(series.key.metric))
             }
         case .lines:
-            for item in try MirrorSource.events(of: bytes, day: day) { fold(CollectionOfOne(item.event), zone: item.timeZone) }
+            for item in try MirrorSource.events(of: bytes, day: day) {
+                fold(CollectionOfOne(item.event), zone: item.timeZone, wantsWorkouts: WorkoutStatistics.wanted(item.event.metric))
+            }
         }
-        return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone)
+        return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts)
     }
 }

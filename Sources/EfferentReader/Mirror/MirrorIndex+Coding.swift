@@ -1,13 +1,13 @@
 import EfferentCore
 import EfferentSystem
 
-/// `index.bin`: the mirror's index as bytes. Version 3: `EFX3`, a table of every string (metric
+/// `index.bin`: the mirror's index as bytes. Version 4: `EFX4`, a table of every string (metric
 /// names, units, zones and upload times, each once), then each day with the fingerprint of the
-/// file it was read from and its digest; integers are zigzag LEB128, strings their number in the
+/// file it was read from and its digest (then its workouts, their parts and route fix starts); integers are zigzag LEB128, strings their number in the
 /// table, and real numbers their 8-byte bit patterns, so a sum reads back to the same bits. A file
 /// that does not read is no index: every day is read again from the days.
 enum MirrorIndexCoding {
-    static let magic: [UInt8] = Array("EFX3".utf8)
+    static let magic: [UInt8] = Array("EFX4".utf8)
 
     static func encode(_ entries: [CalendarDay: MirrorIndex.Entry]) -> [UInt8] {
         var out = IndexWriter()
@@ -55,6 +55,29 @@ enum MirrorIndexCoding {
                         out.int(item.count)
                     }
                 }
+            }
+            let workouts = digest.workouts
+            out.int(workouts.sessions.count)
+            for session in workouts.sessions {
+                out.int64(session.start)
+                out.int64(session.end)
+                out.optional(session.activity)
+                out.optional(session.source)
+                out.bytes.append(session.duration != nil ? 1 : 0)
+                out.double(session.duration ?? 0)
+            }
+            out.int(workouts.parts.count)
+            for part in workouts.parts {
+                out.optional(part.source)
+                out.int64(part.start)
+                out.string(part.metric)
+                out.double(part.value)
+            }
+            out.int(workouts.fixStarts.count)
+            var previous: Int64 = 0
+            for start in workouts.fixStarts {
+                out.int64(start &- previous)
+                previous = start
             }
         }
         var file = IndexWriter()
@@ -117,9 +140,29 @@ enum MirrorIndexCoding {
                 }
                 metrics[metric] = m
             }
+            var workouts = WorkoutDay()
+            guard let sessions = input.int() else { return nil }
+            for _ in 0..<max(0, sessions) {
+                guard let start = input.int64(), let end = input.int64(), let activity = input.optional(), let source = input.optional(),
+                      let hasDuration = input.byte(), let duration = input.double() else { return nil }
+                workouts.sessions.append(WorkoutDay.Session(start: start, end: end, activity: activity, duration: hasDuration == 1 ? duration : nil, source: source))
+            }
+            guard let parts = input.int() else { return nil }
+            for _ in 0..<max(0, parts) {
+                guard let source = input.optional(), let start = input.int64(), let metric = input.string(), let value = input.double() else { return nil }
+                workouts.parts.append(WorkoutDay.Part(source: source, start: start, metric: metric, value: value))
+            }
+            guard let fixes = input.int() else { return nil }
+            workouts.fixStarts.reserveCapacity(max(0, fixes))
+            var previous: Int64 = 0
+            for _ in 0..<max(0, fixes) {
+                guard let delta = input.int64() else { return nil }
+                previous = previous &+ delta
+                workouts.fixStarts.append(previous)
+            }
             entries[CalendarDay(daysSinceEpoch: Int64(dayNumber))] = MirrorIndex.Entry(
                 file: FileStamp(size: size, modified: modified),
-                digest: MirrorDigest.Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone))
+                digest: MirrorDigest.Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts))
         }
         return input.atEnd ? entries : nil
     }
