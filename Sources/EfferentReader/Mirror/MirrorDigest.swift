@@ -187,8 +187,49 @@ public final class MirrorDigest: Sendable {
         switch decoded {
         case let .columnar(columns):
             zone = columns.timeZone
+            // What a series' rows share (kind, unit, bucket) is tallied once per series, and the
+            // zone's calendar is looked up once per day: sync digests every day it stores.
+            let calendar = try? clock.zone(zone)
             for series in columns.series where series.count > 0 {
-                fold((0..<series.count).lazy.map(series.event(at:)), zone: zone, wantsWorkouts: WorkoutStatistics.wanted(series.key.metric))
+                let key = series.key
+                var entry = metrics.removeValue(forKey: key.metric) ?? MetricDay(kind: key.kind)
+                if let unit = key.unit { entry.units[unit, default: 0] += series.count }
+                if key.bucket == .hour { entry.hourBuckets = true }
+                if key.bucket == .day { entry.dayBuckets = true }
+                entry.events += series.count
+                let wantsWorkouts = WorkoutStatistics.wanted(key.metric)
+                var reading = entry.readings.count - 1
+                for row in 0..<series.count {
+                    let event = series.event(at: row)
+                    entry.firstStart = min(entry.firstStart, event.start)
+                    entry.lastStart = max(entry.lastStart, event.start)
+                    entry.firstLastInstant = min(entry.firstLastInstant, event.end > event.start ? event.end - 1 : event.end)
+                    if wantsWorkouts { workouts.add(event) }
+                    guard let value = event.value else { continue }
+                    if key.bucket == .day {
+                        entry.dayTotal = (entry.dayTotal ?? 0) + value
+                        if entry.totalUnit == nil { entry.totalUnit = key.unit }
+                    } else if key.bucket == nil {
+                        guard let calendar else {
+                            if unknownZone == nil { unknownZone = zone ?? "UTC" }
+                            continue
+                        }
+                        let local = calendar.day(of: Double(event.start))
+                        if reading < 0 || entry.readings[reading].day != local {
+                            reading = entry.readings.lastIndex { $0.day == local } ?? -1
+                        }
+                        if reading >= 0 {
+                            entry.readings[reading].summary.add(value, at: event.start)
+                            if entry.readingDetails[reading].unit == nil { entry.readingDetails[reading].unit = key.unit }
+                            entry.readingDetails[reading].add(value)
+                        } else {
+                            reading = entry.readings.count
+                            entry.readings.append((local, ValueSummary(value, at: event.start)))
+                            entry.readingDetails.append(ReadingDetail(unit: key.unit, counts: [ValueCount(value: value, count: 1)]))
+                        }
+                    }
+                }
+                metrics[key.metric] = entry
             }
         case .lines:
             for item in try MirrorSource.events(of: bytes, day: day) {
