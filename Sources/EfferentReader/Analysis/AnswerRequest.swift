@@ -63,6 +63,12 @@ public struct AnswerRequest: Sendable, Equatable {
     /// The answer over `range` as it stands (nil: every day, for an overview).
     func answer(from source: EventSource, range: DayRange?, archive: ArchiveFacts?) throws -> any Answer {
         typealias Limits = DayRange.Limits
+        // A mirror answers from its index what the index can answer exactly; an index that cannot
+        // be brought in step leaves the question to the days, which say what is wrong.
+        if let mirror = source as? MirrorSource, let index = try? mirror.mirror.indexSnapshot(),
+           let answer = try IndexedAnswers.answer(self, index: index, held: mirror.mirror.days, range: range, archive: archive, source: mirror) {
+            return answer
+        }
         switch kind {
         case .overview:
             return try OverviewAnswer(from: source, range: range, archive: archive)

@@ -26,31 +26,10 @@ public struct DailyAnswer: Answer {
     public init(from source: EventSource, metrics: [String], range: DayRange) throws {
         guard !metrics.isEmpty else { throw AnswerError.noMetrics }
         for metric in metrics where MetricCatalogue.withoutValues.contains(metric) { throw AnswerError.noNumbers(metric: metric) }
-        self.metrics = metrics
-        self.range = range
         let wanted = Set(metrics)
         // One pass over the events, a window of days at a time, not one per metric: an export asks
         // for every metric at once, and a decade never sits in memory. Whether a metric is a total
         // is known only at the end (any bucket makes it one), so each is folded both ways.
-        struct Reading {
-            var min: Double, max: Double, sum: Double, count: Int
-            mutating func add(_ value: Double) {
-                min = Swift.min(min, value)
-                max = Swift.max(max, value)
-                sum += value
-                count += 1
-            }
-        }
-        struct Fold {
-            var sums: [Double?]
-            var readings: [Reading?]
-            var bucketed = false
-            var unitAsTotal: String?
-            var unitAsReading: String?
-            /// A reading's day that could not be told (an unknown zone): thrown if it is a reading.
-            var failure: Error?
-        }
-        // Folds by index and mutated in place: a copy of a fold per event would copy its columns.
         var folds = [Fold](), foldIndex = [String: Int]()
         let clock = LocalClock()
         let rows = range.dayCount
@@ -61,7 +40,7 @@ public struct DailyAnswer: Answer {
                 if let known = foldIndex[metric] { f = known } else {
                     f = folds.count
                     foldIndex[metric] = f
-                    folds.append(Fold(sums: Array(repeating: nil, count: rows), readings: Array(repeating: nil, count: rows)))
+                    folds.append(Fold(rows: rows))
                 }
                 if item.event.bucket != nil { folds[f].bucketed = true }
                 guard let value = item.event.value else { continue }
@@ -84,8 +63,44 @@ public struct DailyAnswer: Answer {
                 if folds[f].unitAsReading == nil { folds[f].unitAsReading = item.event.unit }
             }
         }
-        func folded(_ metric: String) -> Fold? { foldIndex[metric].map { folds[$0] } }
-        for metric in metrics where foldIndex[metric] == nil && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
+        try self.init(metrics: metrics, range: range, folds: foldIndex.mapValues { folds[$0] })
+    }
+
+    /// A reading's figures on one day.
+    struct Reading {
+        var min: Double, max: Double, sum: Double, count: Int
+        mutating func add(_ value: Double) {
+            min = Swift.min(min, value)
+            max = Swift.max(max, value)
+            sum += value
+            count += 1
+        }
+    }
+
+    /// One metric folded both ways, a row per day of the range.
+    struct Fold {
+        var sums: [Double?]
+        var readings: [Reading?]
+        var bucketed = false
+        var unitAsTotal: String?
+        var unitAsReading: String?
+        /// A reading's day that could not be told (an unknown zone): thrown if it is a reading.
+        var failure: Error?
+
+        init(rows: Int) {
+            sums = Array(repeating: nil, count: rows)
+            readings = Array(repeating: nil, count: rows)
+        }
+    }
+
+    /// The answer from each metric's fold (the events' or the index's); `folds` holds the
+    /// metrics seen on the days read.
+    init(metrics: [String], range: DayRange, folds: [String: Fold]) throws {
+        self.metrics = metrics
+        self.range = range
+        let rows = range.dayCount
+        func folded(_ metric: String) -> Fold? { folds[metric] }
+        for metric in metrics where folds[metric] == nil && HealthCatalogue.describe(metric) == nil && !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }
         let totals = Set(metrics.filter { MetricCatalogue.isTotal($0) || folded($0)?.bucketed == true })

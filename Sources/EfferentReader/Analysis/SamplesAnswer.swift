@@ -54,6 +54,15 @@ public struct SamplesAnswer: Answer {
         events = Array(limit.map { page.prefix($0) } ?? page[...])
     }
 
+    /// A page already chosen (the mirror's index picks it opening only the days it needs).
+    init(metric: String, range: DayRange, matched: Int, offset: Int, events: [ArchiveEvent]) {
+        self.metric = metric
+        self.range = range
+        self.matched = matched
+        self.offset = offset
+        self.events = events
+    }
+
     /// Rows after this page, when some remain.
     public var nextOffset: Int? { offset + events.count < matched ? offset + events.count : nil }
 

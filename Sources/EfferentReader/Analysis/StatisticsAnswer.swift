@@ -41,49 +41,60 @@ public struct StatisticsAnswer: Answer {
     /// (decision A.9): a total by the catalogue or by its events' buckets.
     public init(from source: EventSource, metric: String, range: DayRange, groupBy: Grouping = .month) throws {
         guard !MetricCatalogue.withoutValues.contains(metric) else { throw AnswerError.noStatistics(metric: metric) }
-        self.metric = metric
-        self.range = range
-        self.groupBy = groupBy
         // Read a window of days at a time, keeping numbers rather than events (a decade of heart
         // rate is millions of readings). Whether the metric is a total is known only at the end
         // (any bucket makes it one), so both foldings are kept until then.
         let catalogueTotal = MetricCatalogue.isTotal(metric)
         let clock = LocalClock()
-        var seen = false, bucketed = false
-        var unitAsTotal: String?, unitAsReading: String?
-        var readingsByGroup: [String: [Double]] = [:]
-        var dailyTotals: [CalendarDay: Double] = [:]
-        var failure: Error?
+        var fold = Fold()
         try range.forEachWindow(of: source, matching: { $0 == metric }) { events in
             for item in events {
-                seen = true
-                if item.event.bucket != nil { bucketed = true }
+                fold.seen = true
+                if item.event.bucket != nil { fold.bucketed = true }
                 guard let value = item.event.value else { continue }
                 if item.event.bucket == .day, range.contains(item.day) {
-                    dailyTotals[item.day, default: 0] += value
-                    if unitAsTotal == nil { unitAsTotal = item.event.unit }
+                    fold.dailyTotals[item.day, default: 0] += value
+                    if fold.unitAsTotal == nil { fold.unitAsTotal = item.event.unit }
                 }
                 guard !catalogueTotal else { continue }
                 let day: CalendarDay
                 do { day = try clock.day(of: item.event.start, in: item.timeZone) } catch {
-                    if failure == nil { failure = error }
+                    if fold.failure == nil { fold.failure = error }
                     continue
                 }
                 guard range.contains(day) else { continue }
-                readingsByGroup[groupBy.group(of: day), default: []].append(value)
-                if unitAsReading == nil { unitAsReading = item.event.unit }
+                fold.readingsByGroup[groupBy.group(of: day), default: []].append(value)
+                if fold.unitAsReading == nil { fold.unitAsReading = item.event.unit }
             }
         }
-        if !seen, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
+        try self.init(metric: metric, range: range, groupBy: groupBy, fold: fold)
+    }
+
+    /// What the days read come to, both ways.
+    struct Fold {
+        var seen = false, bucketed = false
+        var unitAsTotal: String?, unitAsReading: String?
+        /// Readings by group, in any order (a distribution sorts them).
+        var readingsByGroup: [String: [Double]] = [:]
+        var dailyTotals: [CalendarDay: Double] = [:]
+        var failure: Error?
+    }
+
+    /// The answer from a fold (the events' or the index's).
+    init(metric: String, range: DayRange, groupBy: Grouping, fold: Fold) throws {
+        self.metric = metric
+        self.range = range
+        self.groupBy = groupBy
+        if !fold.seen, HealthCatalogue.describe(metric) == nil, !MetricCatalogue.totals.contains(metric) {
             throw AnswerError.unknownMetric(metric)
         }
-        let isTotal = catalogueTotal || bucketed
+        let isTotal = MetricCatalogue.isTotal(metric) || fold.bucketed
         overDailyTotals = isTotal
-        if !isTotal, let failure { throw failure }
-        let unit = isTotal ? unitAsTotal : unitAsReading
-        var byGroup: [String: [Double]] = isTotal ? [:] : readingsByGroup
+        if !isTotal, let failure = fold.failure { throw failure }
+        let unit = isTotal ? fold.unitAsTotal : fold.unitAsReading
+        var byGroup: [String: [Double]] = isTotal ? [:] : fold.readingsByGroup
         if isTotal {
-            for (day, total) in dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
+            for (day, total) in fold.dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
         }
         self.unit = unit ?? MetricCatalogue.unit(of: metric)
         rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }

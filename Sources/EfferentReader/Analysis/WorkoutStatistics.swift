@@ -29,6 +29,12 @@ struct WorkoutStatistics {
         self.fixes = fixes.sorted()
     }
 
+    /// The same from the mirror's index: the parts of a window's days in their order, and their fixes.
+    init(parts: [WorkoutDay.Part], fixes: [Int64]) {
+        for part in parts { byWorkout[Key(source: part.source, start: part.start), default: [:]][part.metric, default: 0] += part.value }
+        self.fixes = fixes.sorted()
+    }
+
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
         if let values = byWorkout[Key(source: workout.source, start: workout.start)] {
             let distances = values.filter { $0.key.hasPrefix("workout.distance") && $0.key.hasSuffix(".sum") }

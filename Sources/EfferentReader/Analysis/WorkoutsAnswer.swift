@@ -68,6 +68,14 @@ public struct WorkoutsAnswer: Answer {
         self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
     }
 
+    /// Workouts already found (the mirror's index finds them without opening a day).
+    init(range: DayRange, activity: String?, workouts: [Workout], offset: Int) {
+        self.range = range
+        self.activity = activity
+        self.offset = max(0, offset)
+        self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
+    }
+
     static func isActivityName(_ name: String) -> Bool {
         if MetricCatalogue.activityNames.values.contains(name) || name == "activity-unknown" { return true }
         guard name.hasPrefix("activity-") else { return false }

@@ -15,6 +15,15 @@ public struct DigestSnapshot: Sendable {
     init(days: [CalendarDay: MirrorDigest.Day]) {
         self.days = days
         sortedDays = days.keys.sorted()
+        let tallied = Self.tally(days, sortedDays[...])
+        lines = tallied.lines
+        bucketed = tallied.bucketed
+    }
+
+    /// The overview's line of each metric over `held` (ascending days of `days`), and the
+    /// metrics whose events carry buckets there.
+    static func tally(_ days: [CalendarDay: MirrorDigest.Day], _ held: ArraySlice<CalendarDay>)
+        -> (lines: [String: OverviewAnswer.MetricLine], bucketed: Set<String>) {
         struct Tally {
             var kind: DayEvent.Kind
             var units: [String: Int] = [:]
@@ -23,8 +32,9 @@ public struct DigestSnapshot: Sendable {
             var covered = 0, events = 0
         }
         var tallies = [String: Tally]()
-        for day in sortedDays {
-            for (metric, entry) in days[day]!.metrics {
+        for day in held {
+            guard let digested = days[day] else { continue }
+            for (metric, entry) in digested.metrics {
                 var tally = tallies[metric] ?? Tally(kind: entry.kind, first: day, last: day)
                 tally.units.merge(entry.units, uniquingKeysWith: +)
                 tally.hour = tally.hour || entry.hourBuckets
@@ -43,8 +53,21 @@ public struct DigestSnapshot: Sendable {
                                                       buckets: (tally.day ? ["day"] : []) + (tally.hour ? ["hour"] : []),
                                                       firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events)
         }
-        self.lines = lines
-        bucketed = Set(tallies.filter { $0.value.hour || $0.value.day }.keys)
+        return (lines, Set(tallies.filter { $0.value.hour || $0.value.day }.keys))
+    }
+
+    /// The digested days from `from` through `through`, ascending.
+    func held(from: CalendarDay, through: CalendarDay) -> ArraySlice<CalendarDay> {
+        func firstIndex(notBefore day: CalendarDay) -> Int {
+            var low = 0, high = sortedDays.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedDays[middle] < day { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let start = firstIndex(notBefore: from), end = firstIndex(notBefore: through.next)
+        return start < end ? sortedDays[start..<end] : []
     }
 
     /// The overview of every mirrored day, as `efferent overview` answers it.

@@ -23,11 +23,14 @@ public final class Mirror: Sendable {
     public let profile: Profile
     public let endpoint: String
     private let record: Mutex<Record>
+    /// What each held day holds, per metric, kept in step with the days (`index.bin`).
+    let index: MirrorIndex
 
     public init(profile: Profile, endpoint: String) throws {
         self.profile = profile
         self.endpoint = endpoint
         record = Mutex(try Self.load(profile, endpoint: endpoint))
+        index = MirrorIndex(profile: profile)
     }
 
     private static func load(_ profile: Profile, endpoint: String) throws -> Record {
@@ -58,17 +61,26 @@ public final class Mirror: Sendable {
 
     func file(_ day: CalendarDay) -> String { Self.directoryName + "/" + day.description + ".json" }
 
-    /// Writes a day's opened body, then records it as mirrored at `stamp`.
+    /// Writes a day's opened body and its entry in the index, then records it as mirrored at `stamp`.
     func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String) throws {
         try prepareDirectory()
         try profile.write(file(day), body, durable: false)
+        try index.record(day, body: body, stamp: stamp, name: file(day))
         record.withLock { $0.uploaded[day] = stamp }
     }
 
-    /// Forgets a day and deletes its opened body: a forgotten day leaves no plaintext behind.
+    /// Forgets a day and deletes its opened body and its entry in the index: a forgotten day
+    /// leaves no plaintext behind.
     func forget(_ day: CalendarDay) throws {
         record.withLock { $0.uploaded[day] = nil }
+        index.forget(day)
         try removeFile(file(day))
+    }
+
+    /// The index of every held day, brought in step with the record and the day files first
+    /// (a day whose entry does not match is read again).
+    public func indexSnapshot() throws -> DigestSnapshot {
+        try index.snapshot(uploaded: uploaded, name: file)
     }
 
     /// Deletes the opened bodies of days the record does not hold (left by a forgetting before
@@ -104,8 +116,9 @@ public final class Mirror: Sendable {
 
     func markSynced(at date: Date) { record.withLock { $0.syncedAt = ISO8601DateFormatter().string(from: date) } }
 
-    /// Saves the record atomically.
-    public func save() throws {
+    /// Saves the index (when it changed and `index` is true), then the record atomically.
+    public func save(index saveIndex: Bool = true) throws {
+        if saveIndex { try index.save() }
         let snapshot = record.withLock { $0 }
         var days = [String: JSONValue]()
         for (day, stamp) in snapshot.uploaded { days[day.description] = .string(stamp) }

@@ -20,22 +20,92 @@ public final class MirrorDigest: Sendable {
         public var events = 0
         /// The sum of the day-bucket totals filed under the day.
         public var dayTotal: Double?
+        /// The first unit a day-bucket total with a value carries, in body order.
+        public var totalUnit: String?
         /// Readings (events with a value and no bucket) by the local day their start falls on.
         public var readings: [(day: CalendarDay, summary: ValueSummary)] = []
+        /// Beside each of `readings`: its first unit and every value with how often it occurs,
+        /// which is all a distribution of them needs (`statistics` sorts its values).
+        public var readingDetails: [ReadingDetail] = []
+        /// The earliest and latest start and the earliest last instant (the end, less a second
+        /// when it is after the start) of the metric's events: which days a page of samples
+        /// must open, and which it can count without opening.
+        public var firstStart = Int64.max, lastStart = Int64.min, firstLastInstant = Int64.max
+
+        public init(kind: DayEvent.Kind) { self.kind = kind }
 
         public static func == (a: MetricDay, b: MetricDay) -> Bool {
             a.kind == b.kind && a.units == b.units && a.hourBuckets == b.hourBuckets && a.dayBuckets == b.dayBuckets
-                && a.events == b.events && a.dayTotal == b.dayTotal
+                && a.events == b.events && a.dayTotal?.bitPattern == b.dayTotal?.bitPattern && a.totalUnit == b.totalUnit
                 && a.readings.elementsEqual(b.readings) { $0.day == $1.day && $0.summary == $1.summary }
+                && a.readingDetails == b.readingDetails
+                && a.firstStart == b.firstStart && a.lastStart == b.lastStart && a.firstLastInstant == b.firstLastInstant
         }
     }
 
+    /// The first unit and the value counts of one local day's readings.
+    public struct ReadingDetail: Sendable, Equatable {
+        public var unit: String?
+        /// Each value with how often it occurs, ascending (an array, not a dictionary: a decade
+        /// holds hundreds of thousands of them).
+        public var counts: [ValueCount] = []
+        /// More than `maximumValues` distinct values (GPS fixes, ECG voltages): the counts are
+        /// dropped, and a distribution over this day's readings reads the day.
+        public var overflowed = false
+
+        /// Distinct values a local day's readings are counted up to: heart rate has about a
+        /// hundred; a metric of measurements that rarely repeat would make the index a copy of the days.
+        public static let maximumValues = 256
+
+        public init(unit: String?, counts: [ValueCount] = [], overflowed: Bool = false) {
+            self.unit = unit
+            self.counts = counts
+            self.overflowed = overflowed
+        }
+
+        /// Counts one more reading of `value`.
+        mutating func add(_ value: Double) {
+            guard !overflowed else { return }
+            var low = 0, high = counts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if counts[middle].value < value { low = middle + 1 } else { high = middle }
+            }
+            if low < counts.count, counts[low].value == value { counts[low].count += 1; return }
+            guard counts.count < Self.maximumValues else {
+                counts = []
+                overflowed = true
+                return
+            }
+            counts.insert(ValueCount(value: value, count: 1), at: low)
+        }
+    }
+
+    /// A reading's value and how many readings have it.
+    public struct ValueCount: Sendable, Equatable {
+        public var value: Double
+        public var count: Int
+    }
+
     /// One archive day as digested, and the upload time it was read at.
-    public struct Day: Sendable {
+    public struct Day: Sendable, Equatable {
         public let stamp: String
         /// The zone the day was cut in (its body's `tz`); nil is UTC.
         public let zone: String?
         public let metrics: [String: MetricDay]
+        /// A zone no reading's local day could be told in: the day's readings are left out, and
+        /// answers that need them read the day itself (and say what the events path says).
+        public let unknownZone: String?
+        /// Its workouts, their statistics and route fixes, as a workouts answer reads them.
+        public let workouts: WorkoutDay
+
+        public init(stamp: String, zone: String?, metrics: [String: MetricDay], unknownZone: String? = nil, workouts: WorkoutDay = WorkoutDay()) {
+            self.stamp = stamp
+            self.zone = zone
+            self.metrics = metrics
+            self.unknownZone = unknownZone
+            self.workouts = workouts
+        }
     }
 
     private let mirror: Mirror
@@ -48,63 +118,124 @@ public final class MirrorDigest: Sendable {
     /// The digest as last refreshed.
     public var snapshot: DigestSnapshot { current.withLock { $0 } }
 
-    /// Reads the days whose upload time changed since the last refresh and forgets days the
-    /// mirror no longer holds; returns the snapshot that results (the same one when nothing changed).
+    /// Brings the digest up to the mirror: the mirror's index, in which only the days whose
+    /// upload time or file changed are read again and days the mirror no longer holds are
+    /// forgotten; returns the snapshot that results (the same one when nothing changed).
     @discardableResult
     public func refresh() throws -> DigestSnapshot {
         try turn.withLock { _ in
-            let stamps = mirror.uploaded
-            let previous = snapshot
-            if previous.days.count == stamps.count, stamps.allSatisfy({ previous.days[$0.key]?.stamp == $0.value }) { return previous }
-            var days = previous.days.filter { stamps[$0.key] == $0.value.stamp }
-            let clock = LocalClock()
-            for (day, stamp) in stamps where days[day] == nil {
-                // A day replaced after its stamp was read carries the new stamp, and the next refresh reads it again.
-                guard let bytes = try mirror.body(day) else { continue }
-                days[day] = try Self.digest(bytes, day: day, stamp: stamp, clock: clock)
-            }
-            let snapshot = DigestSnapshot(days: days)
+            let snapshot = try mirror.indexSnapshot()
+            // The pages need every reading's day; a zone none can be told in is said, as the answers say it.
+            if let zone = snapshot.days.values.lazy.compactMap(\.unknownZone).first { throw AnswerError.unknownTimeZone(zone) }
             current.withLock { $0 = snapshot }
             return snapshot
         }
     }
 
-    /// One day body's digest: every series of a layout-2 day read straight from its columns, a
-    /// layout-1 day's lines as events.
+    /// One day body's digest: every series of a layout-2 day read a series at a time, a layout-1
+    /// day's lines as events. Each metric's figures are folded in body order, as the answers fold
+    /// them, so a day total or a day's readings sum to the same bits.
     public static func digest(_ bytes: [UInt8], day: CalendarDay, stamp: String, clock: LocalClock = LocalClock()) throws -> Day {
         let decoded: DecodedDay
         do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
         var metrics = [String: MetricDay]()
-        var zone: String?
-        func tally(_ event: DayEvent, in zone: String?) throws {
-            var entry = metrics[event.metric] ?? MetricDay(kind: event.kind)
+        var unknownZone: String?
+        var workouts = WorkoutDay()
+        // A metric's entry is taken out of the dictionary while its events are folded, so its
+        // arrays are changed in place rather than copied per event.
+        func fold(_ events: some Sequence<DayEvent>, zone: String?, wantsWorkouts: Bool) {
+            var current: (metric: String, entry: MetricDay)?
+            for event in events {
+                if current?.metric != event.metric {
+                    if let (metric, entry) = current { metrics[metric] = entry }
+                    current = (event.metric, metrics.removeValue(forKey: event.metric) ?? MetricDay(kind: event.kind))
+                }
+                tally(event, into: &current!.entry, zone: zone)
+                if wantsWorkouts { workouts.add(event) }
+            }
+            if let (metric, entry) = current { metrics[metric] = entry }
+        }
+        func tally(_ event: DayEvent, into entry: inout MetricDay, zone: String?) {
             if let unit = event.unit { entry.units[unit, default: 0] += 1 }
             if event.bucket == .hour { entry.hourBuckets = true }
             if event.bucket == .day { entry.dayBuckets = true }
             entry.events += 1
-            if let value = event.value {
-                if event.bucket == .day {
-                    entry.dayTotal = (entry.dayTotal ?? 0) + value
-                } else if event.bucket == nil {
-                    let local = try clock.day(of: event.start, in: zone)
-                    if let index = entry.readings.firstIndex(where: { $0.day == local }) {
-                        entry.readings[index].summary.add(value, at: event.start)
-                    } else {
-                        entry.readings.append((local, ValueSummary(value, at: event.start)))
-                    }
+            entry.firstStart = min(entry.firstStart, event.start)
+            entry.lastStart = max(entry.lastStart, event.start)
+            entry.firstLastInstant = min(entry.firstLastInstant, event.end > event.start ? event.end - 1 : event.end)
+            guard let value = event.value else { return }
+            if event.bucket == .day {
+                entry.dayTotal = (entry.dayTotal ?? 0) + value
+                if entry.totalUnit == nil { entry.totalUnit = event.unit }
+            } else if event.bucket == nil {
+                let local: CalendarDay
+                do { local = try clock.day(of: event.start, in: zone) } catch {
+                    if unknownZone == nil { unknownZone = zone ?? "UTC" }
+                    return
+                }
+                if let index = entry.readings.lastIndex(where: { $0.day == local }) {
+                    entry.readings[index].summary.add(value, at: event.start)
+                    if entry.readingDetails[index].unit == nil { entry.readingDetails[index].unit = event.unit }
+                    entry.readingDetails[index].add(value)
+                } else {
+                    entry.readings.append((local, ValueSummary(value, at: event.start)))
+                    entry.readingDetails.append(ReadingDetail(unit: event.unit, counts: [ValueCount(value: value, count: 1)]))
                 }
             }
-            metrics[event.metric] = entry
         }
+        var zone: String?
         switch decoded {
         case let .columnar(columns):
             zone = columns.timeZone
-            for series in columns.series {
-                for event in series.events { try tally(event, in: zone) }
+            // What a series' rows share (kind, unit, bucket) is tallied once per series, and the
+            // zone's calendar is looked up once per day: sync digests every day it stores.
+            let calendar = try? clock.zone(zone)
+            for series in columns.series where series.count > 0 {
+                let key = series.key
+                var entry = metrics.removeValue(forKey: key.metric) ?? MetricDay(kind: key.kind)
+                if let unit = key.unit { entry.units[unit, default: 0] += series.count }
+                if key.bucket == .hour { entry.hourBuckets = true }
+                if key.bucket == .day { entry.dayBuckets = true }
+                entry.events += series.count
+                let wantsWorkouts = WorkoutStatistics.wanted(key.metric)
+                var reading = entry.readings.count - 1
+                for row in 0..<series.count {
+                    let event = series.event(at: row)
+                    entry.firstStart = min(entry.firstStart, event.start)
+                    entry.lastStart = max(entry.lastStart, event.start)
+                    entry.firstLastInstant = min(entry.firstLastInstant, event.end > event.start ? event.end - 1 : event.end)
+                    if wantsWorkouts { workouts.add(event) }
+                    guard let value = event.value else { continue }
+                    if key.bucket == .day {
+                        entry.dayTotal = (entry.dayTotal ?? 0) + value
+                        if entry.totalUnit == nil { entry.totalUnit = key.unit }
+                    } else if key.bucket == nil {
+                        guard let calendar else {
+                            if unknownZone == nil { unknownZone = zone ?? "UTC" }
+                            continue
+                        }
+                        let local = calendar.day(of: Double(event.start))
+                        if reading < 0 || entry.readings[reading].day != local {
+                            reading = entry.readings.lastIndex { $0.day == local } ?? -1
+                        }
+                        if reading >= 0 {
+                            entry.readings[reading].summary.add(value, at: event.start)
+                            if entry.readingDetails[reading].unit == nil { entry.readingDetails[reading].unit = key.unit }
+                            entry.readingDetails[reading].add(value)
+                        } else {
+                            reading = entry.readings.count
+                            entry.readings.append((local, ValueSummary(value, at: event.start)))
+                            entry.readingDetails.append(ReadingDetail(unit: key.unit, counts: [ValueCount(value: value, count: 1)]))
+                        }
+                    }
+                }
+                metrics[key.metric] = entry
             }
         case .lines:
-            for item in try MirrorSource.events(of: bytes, day: day) { try tally(item.event, in: item.timeZone) }
+            for item in try MirrorSource.events(of: bytes, day: day) {
+                fold(CollectionOfOne(item.event), zone: item.timeZone, wantsWorkouts: WorkoutStatistics.wanted(item.event.metric))
+            }
         }
-        return Day(stamp: stamp, zone: zone, metrics: metrics)
+        return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts)
     }
 }

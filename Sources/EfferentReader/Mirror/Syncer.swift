@@ -99,9 +99,11 @@ public final class Syncer {
                         report.fetched += 1
                     }
                     // The record is saved every second (and at the end): an interruption costs at most
-                    // a second of days, and a decade is not re-serialised thousands of times.
+                    // a second of days, and a decade is not re-serialised thousands of times. The
+                    // index is saved at the end only: a day it does not hold yet is read again from
+                    // its file by the next answer, so an interruption costs it nothing but that read.
                     if Date().timeIntervalSince(lastSave) >= 1 {
-                        try mirror.save()
+                        try mirror.save(index: false)
                         lastSave = Date()
                     }
                 }

@@ -17,6 +17,16 @@ public struct ValueSummary: Sendable, Equatable {
         lastValue = value
     }
 
+    /// A summary as recorded (the mirror's index reads them back).
+    init(count: Int, min: Double, max: Double, sum: Double, lastStart: Int64, lastValue: Double) {
+        self.count = count
+        self.min = min
+        self.max = max
+        self.sum = sum
+        self.lastStart = lastStart
+        self.lastValue = lastValue
+    }
+
     /// Adds one reading; values are summed in the order they come, as `daily` sums them.
     public mutating func add(_ value: Double, at start: Int64) {
         count += 1

@@ -20,6 +20,9 @@ enum CoreBench {
     struct Tally {
         var days = 0, events = 0, sealedBytes = 0, lineSealedBytes = 0, bodyBytes = 0, largest = 0, over256KiB = 0
         var seal = 0.0, floorSeal = 0.0, open = 0.0, floorOpen = 0.0
+        /// Open, inflate and decode to columns, no event built: what the answers from columns
+        /// (the mirror's index, as sync writes it) pay per day.
+        var openColumns = 0.0
         /// The same four in CPU seconds of the measuring thread.
         var cpu = (seal: 0.0, floorSeal: 0.0, open: 0.0, floorOpen: 0.0)
         var stages = (open: 0.0, inflate: 0.0, decode: 0.0, expand: 0.0)
@@ -37,6 +40,9 @@ enum CoreBench {
         Measure.row("open + inflate + decode + expand", Measure.format(Double(tally.days) / tally.open, "days/s", digits: 0),
                     "C HPKE+inflate " + Measure.format(Double(tally.days) / tally.floorOpen, "days/s", digits: 0),
                     ratio: tally.floorOpen / tally.open, goal: "≥ 0.50× floor")
+        Measure.row("open + inflate + decode (columns, no event)", Measure.format(Double(tally.days) / tally.openColumns, "days/s", digits: 0),
+                    "C HPKE+inflate " + Measure.format(Double(tally.days) / tally.floorOpen, "days/s", digits: 0),
+                    ratio: tally.floorOpen / tally.openColumns, goal: "")
         print(String(format: "  in CPU time of the measuring thread (what other processes do not stretch): seal %.3f s against the floor's %.3f s (%.2f×), "
                      + "open %.0f days/s against the floor's %.0f (%.2f×)", tally.cpu.seal, tally.cpu.floorSeal, tally.cpu.seal / tally.cpu.floorSeal,
                      Double(tally.days) / tally.cpu.open, Double(tally.days) / tally.cpu.floorOpen, tally.cpu.floorOpen / tally.cpu.open))
@@ -103,6 +109,20 @@ enum CoreBench {
         }
         guard expanded == eventCount else { throw BenchError("opened \(expanded) events of \(eventCount)") }
 
+        // The same path stopping at decoded columns: every series' rows counted, no event built.
+        var rows = 0
+        let columnsTime = try Measure.times {
+            rows = 0
+            for (index, (day, _)) in decade.enumerated() {
+                let plaintext = try SealedEnvelope.open(sealed[index], with: reading.privateKey, aad: .day(bucket: bucket, day: day))
+                guard case let .columnar(columns) = try DayBody.inflate(plaintext, using: inflater).decoded() else {
+                    throw BenchError("a sealed day did not decode as layout 2")
+                }
+                rows += columns.series.reduce(0) { $0 + $1.count }
+            }
+        }
+        guard rows == eventCount else { throw BenchError("decoded \(rows) rows of \(eventCount)") }
+
         // Floor: C opens and inflates blobs it sealed (same bodies, same AAD length).
         let floorBlobs = try floorSealedBlobs(bodies: bodies, reading: reading)
         var inflatedTotal: Int64 = 0
@@ -167,6 +187,7 @@ enum CoreBench {
         tally.seal += sealTime.wall
         tally.floorSeal += floorSealTime.wall
         tally.open += openTime.wall
+        tally.openColumns += columnsTime.wall
         tally.floorOpen += floorOpenTime.wall
         tally.cpu.seal += sealTime.cpu
         tally.cpu.floorSeal += floorSealTime.cpu

@@ -1,0 +1,219 @@
+import EfferentCore
+
+/// The answers the mirror's index can give exactly (`MirrorIndex`): each builds the same fold the
+/// events would give — the same sums in the same order, the same first unit, the same values —
+/// and hands it to the answer's one constructor, so the JSON is the same to the byte. Where the
+/// index cannot promise that (a local day fed by two archive days, whose sum would be added in
+/// another order; a zone no reading's day can be told in) it answers nil and the days are read.
+enum IndexedAnswers {
+    /// The answer of `request` over `range` from `index`, or nil when the days must be read.
+    static func answer(_ request: AnswerRequest, index: DigestSnapshot, held: [CalendarDay], range: DayRange?,
+                       archive: ArchiveFacts?, source: MirrorSource) throws -> (any Answer)? {
+        switch request.kind {
+        case .overview:
+            return overview(index: index, held: held, range: range, archive: archive)
+        case .daily:
+            guard let range else { return nil }
+            let metrics = request.metrics.isEmpty ? ["steps", "activeEnergy"] : request.metrics
+            guard !metrics.isEmpty, !metrics.contains(where: MetricCatalogue.withoutValues.contains) else { return nil }
+            guard let folds = dailyFolds(index: index, metrics: metrics, range: range) else { return nil }
+            return try DailyAnswer(metrics: metrics, range: range, folds: folds)
+        case .statistics:
+            guard let range, let metric = request.metric, !MetricCatalogue.withoutValues.contains(metric),
+                  let grouping = Grouping(rawValue: request.groupBy ?? "month"),
+                  let fold = statisticsFold(index: index, metric: metric, range: range, groupBy: grouping) else { return nil }
+            return try StatisticsAnswer(metric: metric, range: range, groupBy: grouping, fold: fold)
+        case .samples:
+            guard let range, let metric = request.metric, !metric.isEmpty, !request.complete else { return nil }
+            let limit = request.limit ?? DayRange.Limits.samplesDefaultLimit
+            guard (1...DayRange.Limits.samplesMaximumLimit).contains(limit) else { return nil }
+            return try samples(index: index, source: source, metric: metric, range: range, limit: limit, offset: max(0, request.offset))
+        case .workouts:
+            guard let range else { return nil }
+            if let activity = request.activity, !WorkoutsAnswer.isActivityName(activity) { return nil }
+            return try workouts(index: index, held: held, range: range, activity: request.activity, offset: request.complete ? 0 : request.offset)
+        case .sleep:
+            return nil
+        }
+    }
+
+    /// The overview of the held days of `range` (every held day when nil): the record's days are
+    /// the readable ones, the index's entries say what they hold.
+    static func overview(index: DigestSnapshot, held: [CalendarDay], range: DayRange?, archive: ArchiveFacts?) -> OverviewAnswer {
+        let days = held.filter { range?.contains($0) ?? true }
+        let lines = range.map { DigestSnapshot.tally(index.days, index.held(from: $0.since, through: $0.until)).lines } ?? index.lines
+        return OverviewAnswer(readableDays: days.count, firstDay: days.first, lastDay: days.last,
+                              metrics: lines.keys.sorted().map { lines[$0]! }, archive: archive)
+    }
+
+    /// The days an answer over `range` reads (from the day before `since`), each with its entry;
+    /// nil when one of them has readings whose day could not be told.
+    private static func read(_ index: DigestSnapshot, _ range: DayRange) -> [(day: CalendarDay, digest: MirrorDigest.Day)]? {
+        guard !range.isEmpty else { return [] }
+        var out = [(day: CalendarDay, digest: MirrorDigest.Day)]()
+        for day in index.held(from: range.since.previous, through: range.until) {
+            let digest = index.days[day]!
+            guard digest.unknownZone == nil else { return nil }
+            out.append((day, digest))
+        }
+        return out
+    }
+
+    /// The readings of `entry` whose local day lies in `range`; nil when more than one does (the
+    /// first unit among them would depend on the order of their events, which the index does not keep).
+    private static func readingsIn(_ entry: MirrorDigest.MetricDay, _ range: DayRange) -> [Int]? {
+        let inRange = entry.readings.indices.filter { range.contains(entry.readings[$0].day) }
+        return inRange.count > 1 ? nil : inRange
+    }
+
+    static func dailyFolds(index: DigestSnapshot, metrics: [String], range: DayRange) -> [String: DailyAnswer.Fold]? {
+        guard let days = read(index, range) else { return nil }
+        let rows = range.dayCount
+        var folds = [String: DailyAnswer.Fold]()
+        for metric in Set(metrics) {
+            let catalogueTotal = MetricCatalogue.isTotal(metric)
+            var fold: DailyAnswer.Fold?
+            for (day, digest) in days {
+                guard let entry = digest.metrics[metric] else { continue }
+                if fold == nil { fold = DailyAnswer.Fold(rows: rows) }
+                if entry.hourBuckets || entry.dayBuckets { fold!.bucketed = true }
+                if let total = entry.dayTotal, range.contains(day) {
+                    fold!.sums[Int(day.daysSinceEpoch - range.since.daysSinceEpoch)] = total
+                    if fold!.unitAsTotal == nil { fold!.unitAsTotal = entry.totalUnit }
+                }
+                guard !catalogueTotal else { continue }
+                guard let readings = readingsIn(entry, range) else { return nil }
+                for index in readings {
+                    let (local, summary) = entry.readings[index]
+                    let row = Int(local.daysSinceEpoch - range.since.daysSinceEpoch)
+                    // A day fed by two archive days: the events add its readings in one run.
+                    guard fold!.readings[row] == nil else { return nil }
+                    fold!.readings[row] = DailyAnswer.Reading(min: summary.min, max: summary.max, sum: summary.sum, count: summary.count)
+                    if fold!.unitAsReading == nil { fold!.unitAsReading = entry.readingDetails[index].unit }
+                }
+            }
+            if let fold { folds[metric] = fold }
+        }
+        return folds
+    }
+
+    static func statisticsFold(index: DigestSnapshot, metric: String, range: DayRange, groupBy: Grouping) -> StatisticsAnswer.Fold? {
+        guard let days = read(index, range) else { return nil }
+        let catalogueTotal = MetricCatalogue.isTotal(metric)
+        var fold = StatisticsAnswer.Fold()
+        var counts = [String: [Double: Int]]()
+        for (day, digest) in days {
+            guard let entry = digest.metrics[metric] else { continue }
+            fold.seen = true
+            if entry.hourBuckets || entry.dayBuckets { fold.bucketed = true }
+            if let total = entry.dayTotal, range.contains(day) {
+                fold.dailyTotals[day] = total
+                if fold.unitAsTotal == nil { fold.unitAsTotal = entry.totalUnit }
+            }
+            guard !catalogueTotal else { continue }
+            guard let readings = readingsIn(entry, range) else { return nil }
+            for index in readings {
+                let detail = entry.readingDetails[index]
+                // Too many distinct values to count (GPS fixes): the days hold them.
+                guard !detail.overflowed else { return nil }
+                let group = groupBy.group(of: entry.readings[index].day)
+                for item in detail.counts { counts[group, default: [:]][item.value, default: 0] += item.count }
+                if fold.unitAsReading == nil { fold.unitAsReading = detail.unit }
+            }
+        }
+        // The values of a group in ascending order: a distribution sorts them, so any order gives its figures.
+        for (group, values) in counts {
+            var list = [Double]()
+            list.reserveCapacity(values.values.reduce(0, +))
+            for value in values.keys.sorted() { list += repeatElement(value, count: values[value]!) }
+            fold.readingsByGroup[group] = list
+        }
+        return fold
+    }
+
+    /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
+    /// same windows of held days, each with the week after it), from each day's `WorkoutDay`.
+    static func workouts(index: DigestSnapshot, held: [CalendarDay], range: DayRange, activity: String?, offset: Int) throws -> WorkoutsAnswer {
+        let clock = LocalClock()
+        let from = range.since.previous, through = range.until.adding(days: 1)
+        let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
+        var workouts = [WorkoutsAnswer.Workout]()
+        for window in DayRange.windows(of: inRange) {
+            var parts = [WorkoutDay.Part](), fixes = [Int64]()
+            let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
+            for day in days {
+                let digest = index.days[day]!
+                parts += digest.workouts.parts
+                fixes += digest.workouts.fixStarts
+            }
+            let statistics = WorkoutStatistics(parts: parts, fixes: fixes)
+            for day in days where day <= window.last {
+                let digest = index.days[day]!
+                for session in digest.workouts.sessions {
+                    let lastInstant = session.end > session.start ? session.end - 1 : session.end
+                    guard try clock.day(of: session.start, in: digest.zone) <= range.until,
+                          try clock.day(of: lastInstant, in: digest.zone) >= range.since else { continue }
+                    let name = MetricCatalogue.activityName(session.activity)
+                    if let activity, activity != name { continue }
+                    let seconds = session.duration ?? Double(session.end - session.start)
+                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name,
+                                                         day: try clock.day(of: session.start, in: digest.zone),
+                                                         minutes: Distribution.round3(seconds / 60), source: session.source)
+                    workout.timeZone = digest.zone
+                    statistics.fill(&workout)
+                    workouts.append(workout)
+                }
+            }
+        }
+        return WorkoutsAnswer(range: range, activity: activity, workouts: workouts, offset: offset)
+    }
+
+    /// A page of samples opening only the days it returns (and those at the range's edges, whose
+    /// events may lie partly outside it): the other days are counted from the index. Days are
+    /// opened in the order of their earliest start until no unopened day can start before the
+    /// last row of the page.
+    static func samples(index: DigestSnapshot, source: MirrorSource, metric: String, range: DayRange, limit: Int, offset: Int) throws -> SamplesAnswer? {
+        guard let days = read(index, range) else { return nil }
+        let clock = LocalClock()
+        let wanted = offset + limit
+        var matched = 0
+        var candidates = [(position: Int, day: CalendarDay, entry: MirrorDigest.MetricDay, whole: Bool)]()
+        for (position, (day, digest)) in days.enumerated() {
+            guard let entry = digest.metrics[metric], entry.events > 0 else { continue }
+            // Every event overlaps the range when the latest start falls on or before `until`
+            // and the earliest end on or after `since`, in the day's zone.
+            let whole = try clock.day(of: entry.lastStart, in: digest.zone) <= range.until
+                && clock.day(of: entry.firstLastInstant, in: digest.zone) >= range.since
+            candidates.append((position, day, entry, whole))
+        }
+        candidates.sort { ($0.entry.firstStart, $0.position) < ($1.entry.firstStart, $1.position) }
+        var kept = [(event: ArchiveEvent, order: Int)]()
+        func ordered(_ a: (event: ArchiveEvent, order: Int), _ b: (event: ArchiveEvent, order: Int)) -> Bool {
+            (a.event.event.start, a.event.event.end, a.order) < (b.event.event.start, b.event.event.end, b.order)
+        }
+        var pageFull = false
+        for candidate in candidates {
+            if pageFull, !candidate.whole || candidate.entry.firstStart <= kept[wanted - 1].event.event.start {
+                // Still needed: to count its events, or because one may belong on the page.
+            } else if pageFull {
+                matched += candidate.entry.events
+                continue
+            }
+            let events = try source.events(from: candidate.day, through: candidate.day, metric: metric)
+            var overlapping = 0
+            for (position, item) in events.enumerated() where try clock.overlaps(item, range) {
+                kept.append((item, candidate.position << 32 | position))
+                overlapping += 1
+            }
+            matched += overlapping
+            if kept.count >= wanted {
+                kept.sort(by: ordered)
+                kept.removeSubrange(wanted...)
+                pageFull = true
+            }
+        }
+        kept.sort(by: ordered)
+        let page = kept.dropFirst(offset).prefix(limit).map(\.event)
+        return SamplesAnswer(metric: metric, range: range, matched: matched, offset: offset, events: Array(page))
+    }
+}

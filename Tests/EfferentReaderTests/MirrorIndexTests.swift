@@ -1,0 +1,221 @@
+import EfferentClient
+import EfferentCore
+import EfferentTestSupport
+import Foundation
+import Testing
+@testable import EfferentReader
+
+/// The mirror's index (`index.bin`) answers as the days do, to the byte, for a year of every kind
+/// of series; it follows every sync (new days, changed days, days forgotten); and it is read again
+/// from the days whenever a day's fingerprint differs from the one it recorded.
+@Suite struct MirrorIndexTests {
+    static func day(_ text: String) -> CalendarDay { CalendarDay(text)! }
+    static let first = day("2024-01-01")
+
+    /// A year: hour and day totals (steps, decimals of energy, a total the catalogue does not
+    /// know), readings at random moments (integer heart rate from two sources, decimals of weight,
+    /// fractions of oxygen with and without a unit), sleep, workouts with a statistic; a week in
+    /// New York and days in Tokyo; two heart-rate readings filed under the day after the local day
+    /// they start on (so one local day is fed by two archive days); and empty days.
+    static func year() throws -> [(CalendarDay, String)] {
+        var random = SplitMix64(seed: 2929)
+        return try (0..<366).map { offset in
+            let date = first.adding(days: offset)
+            let zone = (100...106).contains(offset) ? "America/New_York" : (200...203).contains(offset) ? "Asia/Tokyo" : "Europe/Berlin"
+            guard offset % 97 != 13 else { return (date, String(decoding: DayBody(events: [DayEvent](), timeZone: zone).bytes, as: UTF8.self)) }
+            let (start, end) = ZoneCalendar(identifier: zone)!.bounds(of: date)
+            var events = [DayEvent]()
+            var steps = 0.0, energy = 0.0
+            for hour in 8..<20 {
+                let count = Double(Int.random(in: 0...900, using: &random)), kcal = Double(Int.random(in: 0...99_999, using: &random)) / 1000
+                steps += count
+                energy += kcal
+                events.append(try DayEvent(kind: .total, metric: "steps", bucket: .hour, unit: "count", start: start + Int64(hour) * 3600,
+                                           end: start + Int64(hour + 1) * 3600, value: count))
+                events.append(try DayEvent(kind: .total, metric: "activeEnergy", bucket: .hour, unit: "kcal", start: start + Int64(hour) * 3600,
+                                           end: start + Int64(hour + 1) * 3600, value: kcal))
+            }
+            events.append(try DayEvent(kind: .total, metric: "steps", bucket: .day, unit: "count", start: start, end: end, value: steps))
+            events.append(try DayEvent(kind: .total, metric: "activeEnergy", bucket: .day, unit: "kcal", start: start, end: end, value: energy))
+            if offset % 3 != 0 {
+                events.append(try DayEvent(kind: .total, metric: "futureTotal", bucket: .day, unit: "zz", start: start, end: end,
+                                           value: Double(Int.random(in: 0...9999, using: &random)) / 100))
+            }
+            for _ in 0..<Int.random(in: 20...60, using: &random) {
+                let at = start + Int64.random(in: 0..<(end - start), using: &random)
+                events.append(try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: Bool.random(using: &random) ? "Watch" : "Phone",
+                                           start: at, end: at, value: Double(Int.random(in: 48...170, using: &random))))
+            }
+            if offset == 150 || offset == 300 {
+                events.append(try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Watch", start: start - 1800, end: start - 1800, value: 77))
+            }
+            if offset % 3 == 1 {
+                events.append(try DayEvent(kind: .record, metric: "bodyMass", unit: "kg", source: "Scale", start: start + 7 * 3600, end: start + 7 * 3600,
+                                           value: 70 + Double(Int.random(in: 0...500, using: &random)) / 100))
+            }
+            for index in 0..<Int.random(in: 0...4, using: &random) {
+                let at = start + Int64(index + 1) * 4000
+                events.append(try DayEvent(kind: .record, metric: "oxygenSaturation", unit: index == 0 ? nil : "%", source: "Watch", start: at, end: at + 30,
+                                           value: Double(Int.random(in: 90...100, using: &random)) / 100))
+            }
+            // On some days more distinct values than the index counts: their distributions come from the days.
+            for index in 0..<(offset % 10 == 5 ? MirrorDigest.ReadingDetail.maximumValues + 20 : 3) {
+                let at = start + 3600 + Int64(index) * 10
+                events.append(try DayEvent(kind: .record, metric: "walkingSpeed", unit: "m/s", source: "Phone", start: at, end: at + 5,
+                                           value: Double(1000 + index * 7 + Int.random(in: 0...6, using: &random)) / 1000))
+            }
+            events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 23 * 3600, end: start + 30 * 3600, stage: "asleepCore"))
+            if offset % 4 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: start + 18 * 3600, end: start + 19 * 3600,
+                                           activity: "37", duration: 3600))
+                events.append(try DayEvent(kind: .record, metric: "workout.distanceWalkingRunning.sum", unit: "m", source: "Watch",
+                                           start: start + 18 * 3600, end: start + 19 * 3600, value: 8000 + Double(offset) / 7))
+                events.append(try DayEvent(kind: .record, metric: "workout.heartRate.average", unit: "count/min", source: "Watch",
+                                           start: start + 18 * 3600, end: start + 19 * 3600, value: 141.25))
+                for second in stride(from: start + 18 * 3600, to: start + 19 * 3600, by: 60) {
+                    for ordinal in 0..<(second % 7 == 0 ? 2 : 1) {
+                        events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second,
+                                                   end: second + Int64(ordinal), value: 48.85 + Double(second % 1000) / 100_000))
+                    }
+                }
+            }
+            // A late run from 23:30 to 00:30: the workout on its day, the fixes after midnight filed under the next.
+            if offset % 8 == 2 {
+                events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: end - 1800, end: end + 1800, activity: "37", duration: 3600))
+            }
+            if offset % 8 == 3 {
+                for second in stride(from: start - 1800, to: start + 1800, by: 30) {
+                    events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second, end: second, value: 48.9))
+                }
+            }
+            return (date, String(decoding: DayBody(events: events, timeZone: zone).bytes, as: UTF8.self))
+        }
+    }
+
+    /// What the days answer (each answer's own constructor, reading events) and what the request
+    /// answers (from the index where it can), side by side: the same JSON or the same refusal.
+    static func both(_ request: AnswerRequest, _ range: DayRange?, _ source: MirrorSource) throws -> (days: String, asked: String) {
+        func text(_ body: () throws -> any Answer) -> String {
+            do { return String(decoding: try body().json.canonicalBytes(), as: UTF8.self) } catch { return "refused: \(error)" }
+        }
+        let days = text {
+            let given = range ?? (try? DayRange(since: first, until: first.adding(days: 365)))!
+            switch request.kind {
+            case .overview: return try OverviewAnswer(from: source, range: range)
+            case .daily: return try DailyAnswer(from: source, metrics: request.metrics.isEmpty ? ["steps", "activeEnergy"] : request.metrics, range: given)
+            case .statistics: return try StatisticsAnswer(from: source, metric: request.metric!, range: given, groupBy: try Grouping(name: request.groupBy ?? "month"))
+            case .samples: return try SamplesAnswer(from: source, metric: request.metric!, range: given, limit: request.limit ?? 500, offset: request.offset)
+            case .workouts: return try WorkoutsAnswer(from: source, range: given, activity: request.activity, offset: request.offset)
+            default: fatalError("not an indexed answer")
+            }
+        }
+        return (days, text { try request.answer(from: source, range: range, archive: nil) })
+    }
+
+    @Test func theIndexAnswersAsTheDaysDoForAYearOfEveryKind() async throws {
+        let harness = try await ReaderHarness()
+        try await harness.upload(try Self.year())
+        let mirror = try harness.mirror()
+        _ = try await harness.syncer(mirror).run()
+        let source = MirrorSource(mirror: mirror)
+        let ranges: [DayRange?] = [nil, try DayRange(since: Self.first, until: Self.day("2024-12-31")), try DayRange(since: Self.day("2024-03-01"), until: Self.day("2024-05-31")),
+                                   try DayRange(since: Self.day("2024-05-29"), until: Self.day("2024-05-31")), try DayRange(since: Self.day("2024-06-01"), until: Self.day("2024-09-30")),
+                                   try DayRange(since: Self.day("2023-12-01"), until: Self.day("2024-01-03")), try DayRange(since: Self.day("2024-04-10"), until: Self.day("2024-04-10")),
+                                   DayRange.nothing(from: Self.day("2024-02-01"))]
+        var requests = [AnswerRequest(kind: .overview)]
+        for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum"], ["noSuchMetric"]] {
+            requests.append(AnswerRequest(kind: .daily, metrics: metrics))
+        }
+        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "noSuchMetric"] {
+            for grouping in Grouping.allCases { requests.append(AnswerRequest(kind: .statistics, metric: metric, groupBy: grouping.rawValue)) }
+        }
+        for metric in ["heartRate", "bodyMass", "sleep", "steps", "workout", "noSuchMetric"] {
+            for (limit, offset) in [(1, 0), (7, 3), (500, 0), (500, 600)] {
+                var request = AnswerRequest(kind: .samples, metric: metric, limit: limit)
+                request.offset = offset
+                requests.append(request)
+            }
+        }
+        for (activity, offset) in [(nil, 0), (nil, 5), ("running", 0), ("walking", 0), ("activity-12", 0), ("no-such", 0)] {
+            var request = AnswerRequest(kind: .workouts, activity: activity)
+            request.offset = offset
+            requests.append(request)
+        }
+        var compared = 0, refused = 0, empty = 0
+        for request in requests {
+            for range in ranges where range != nil || request.kind == .overview {
+                let (days, asked) = try Self.both(request, range, source)
+                if days.hasPrefix("refused") { refused += 1 }
+                if days.contains("\"rows\":[]") || days.contains("\"matched\":0") { empty += 1 }
+                #expect(days == asked, "\(request.kind) \(request.metric ?? request.metrics.joined(separator: ",")) \(request.groupBy ?? "") \(String(describing: range))")
+                compared += 1
+            }
+        }
+        #expect(compared > 300)
+        // Only an unknown name is refused (daily, four groupings and an activity over seven ranges), and the
+        // total the catalogue does not know over the empty range (daily and four groupings).
+        #expect(refused == 6 * 7 + 5, "\(refused)")
+        #expect(empty < compared / 3, "\(empty) of \(compared) answers are empty")
+
+        // Where no local day is fed by two archive days, the index gives these answers itself.
+        let summer = try DayRange(since: Self.day("2024-06-01"), until: Self.day("2024-09-30"))
+        let index = try mirror.indexSnapshot()
+        for request in [AnswerRequest(kind: .statistics, metric: "heartRate", groupBy: "month"), AnswerRequest(kind: .daily, metrics: ["heartRate", "steps"]),
+                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts)] {
+            #expect(try IndexedAnswers.answer(request, index: index, held: mirror.days, range: summer, archive: nil, source: source) != nil, "\(request.kind)")
+        }
+        // Days with more distinct values than the index counts are left to the days.
+        #expect(try IndexedAnswers.answer(AnswerRequest(kind: .statistics, metric: "walkingSpeed"), index: index, held: mirror.days, range: summer,
+                                          archive: nil, source: source) == nil)
+        // A day fed by two archive days is left to the days, whose sum comes in one run.
+        let spring = try DayRange(since: Self.day("2024-05-29"), until: Self.day("2024-05-31"))
+        #expect(try IndexedAnswers.answer(AnswerRequest(kind: .daily, metrics: ["heartRate"]), index: index, held: mirror.days, range: spring,
+                                          archive: nil, source: source) == nil)
+    }
+
+    @Test func theIndexFollowsSyncAndIsReadAgainWhenADayDiffers() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<40).map { Self.first.adding(days: $0) }
+        try await harness.upload(days.map { ($0, ReaderHarness.handBody($0, steps: 100)) })
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let indexFile = harness.profile.path(MirrorIndex.fileName)
+        #expect(FileManager.default.fileExists(atPath: indexFile), "sync saves the index with the record")
+        let saved = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        #expect(saved.count == 40 && saved[days[3]]?.digest.metrics["steps"]?.dayTotal == 100)
+
+        // What the sync saved is what the days say (the index is read back, not rebuilt).
+        let mirror = try harness.mirror()
+        let fromDays = Dictionary(uniqueKeysWithValues: try days.map { day in
+            (day, try MirrorDigest.digest(try #require(try mirror.body(day)), day: day, stamp: mirror.uploaded(day)!))
+        })
+        #expect(try mirror.indexSnapshot().days == fromDays)
+        #expect(saved.mapValues(\.digest) == fromDays, "the file round-trips every field")
+
+        // A changed day comes with the next sync, in step.
+        try await harness.upload([(days[5], ReaderHarness.handBody(days[5], steps: 555))])
+        let later = try harness.mirror()
+        _ = try await harness.syncer(later).run()
+        #expect(try later.indexSnapshot().days[days[5]]?.metrics["steps"]?.dayTotal == 555)
+        let reread = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        #expect(reread[days[5]]?.digest.metrics["steps"]?.dayTotal == 555, "and is on disk when the sync ends")
+
+        // A day file replaced behind the record's back (same upload time): its fingerprint differs, so it is read again.
+        let replaced = try harness.mirror()
+        try harness.profile.write(replaced.file(days[7]), Array(ReaderHarness.handBody(days[7], steps: 777).utf8), durable: false)
+        #expect(try replaced.indexSnapshot().days[days[7]]?.metrics["steps"]?.dayTotal == 777)
+        let daily = try AnswerRequest(kind: .daily, metrics: ["steps"]).answer(from: MirrorSource(mirror: replaced),
+                                                                              range: try DayRange(since: days[7], until: days[7]), archive: nil)
+        #expect((daily as? DailyAnswer)?.values == [[777]])
+
+        // An index that does not read is rebuilt from the days.
+        try Data("not an index".utf8).write(to: URL(fileURLWithPath: indexFile))
+        let rebuilt = try harness.mirror()
+        #expect(try rebuilt.indexSnapshot().days.count == 40)
+        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.count == 40)
+
+        // Forgetting days forgets their entries.
+        _ = try await harness.syncer(try harness.mirror(), transport: SyncTests.EmptyListing(endpoint: harness.endpoint)).run(acceptRemovals: true)
+        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.isEmpty == true)
+        #expect(try harness.mirror().indexSnapshot().days.isEmpty)
+    }
+}
