@@ -43,7 +43,8 @@ import Testing
         let tools = try json(await server.handle(#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#))
         #expect(tools["result"]?["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
             "phone_data_overview", "phone_data_daily", "phone_data_statistics", "phone_data_sleep", "phone_data_workouts",
-            "phone_data_samples", "phone_data_sync"])
+            "phone_data_samples", "phone_data_latest", "phone_data_rings", "phone_data_state_of_mind", "phone_data_workout",
+            "phone_data_compare", "phone_data_sync"])
         // Every metric argument lists the names the archive holds (a newer type's too), not the
         // hundreds the protocol defines; every tool says what it does to the world.
         let samples = tools["result"]?["tools"]?.arrayValue?.first { $0["name"] == .string("phone_data_samples") }
@@ -54,7 +55,13 @@ import Testing
         #expect(daily?["annotations"]?["readOnlyHint"] == .bool(true) && daily?["annotations"]?["destructiveHint"] == .bool(false))
         for tool in tools["result"]?["tools"]?.arrayValue ?? [] { #expect(tool["annotations"]?["idempotentHint"] != nil) }
         #expect(try json(await server.handle("{oops"))["error"]?["code"]?.integerValue == -32700)
-        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"resources/list"}"#))["error"]?["code"]?.integerValue == -32601)
+        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"prompts/list"}"#))["error"]?["code"]?.integerValue == -32601)
+        // The guide is the one resource; another address is refused.
+        let resources = try json(await server.handle(#"{"jsonrpc":"2.0","id":5,"method":"resources/list"}"#))
+        #expect(resources["result"]?["resources"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } == ["efferent://guide"])
+        let guide = try json(await server.handle(#"{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"efferent://guide"}}"#))
+        #expect(guide["result"]?["contents"]?.arrayValue?.first?["text"]?.stringValue?.contains("## Totals and readings") == true)
+        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"efferent://x"}}"#))["error"] != nil)
     }
 
     @Test func toolsAnswerCompactJSONAndRefreshAtMostEveryFiveMinutes() async throws {
