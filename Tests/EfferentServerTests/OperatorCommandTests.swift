@@ -3,6 +3,7 @@ import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The operator's commands through the real binary: they refuse a folder with no archive store
@@ -145,19 +146,23 @@ import Testing
             #expect(try await Loopback.send(writer.upload(frame, days: batch), port: server.port).status == 200)
         }
         let port = server.port
+        // Stopped by a flag, not by cancelling the task: cancelling a task while Foundation's
+        // URLSession completes its request deadlocks the two (the task's status lock against the
+        // session's queue; seen once here, the whole test process stuck).
+        let stopping = StopFlag()
         let trickle = Task {
             var sent = 0
-            while !Task.isCancelled {
+            while !stopping.isSet {
                 let one = [day("2010-01-01").adding(days: sent % 500)]
                 if (try? await Loopback.send(try writer.upload(one), port: port))?.status == 200 { sent += 1 }
-                do { try await Task.sleep(nanoseconds: 20_000_000) } catch { break }
+                try? await Task.sleep(nanoseconds: 20_000_000)
             }
             return sent
         }
         try await Task.sleep(nanoseconds: 100_000_000)
         let file = Self.temporaryDirectory() + ".sqlite"
         let (status, said, err) = try ServerProcess.run(["backup", "--data", data, "--to", file])
-        trickle.cancel()
+        stopping.set()
         let trickled = await trickle.value
         #expect(status == 0, "\(err)")
         #expect(said.hasPrefix("backed up to \(file): ") && said.contains(" bytes in "))
@@ -207,4 +212,11 @@ import Testing
             }
         }
     }
+}
+
+/// A stop a loop in another task reads, set once.
+private final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
