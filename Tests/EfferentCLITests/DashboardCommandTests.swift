@@ -63,6 +63,12 @@ import Glibc
             process.standardError = FileHandle.nullDevice
             try process.run()
             let address = try #require(PrintedAddress.read(from: out.fileHandleForReading))
+            // Answered once before the stop, as a person's first page would be: a SIGTERM sent the
+            // instant the address is printed can come before the signal's handler is in place
+            // (noted in design.md), and the dashboard would never stop.
+            let status = try RawHTTPConnection(port: address.port).exchange(
+                "GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1:\(address.port)\r\nAuthorization: Bearer \(address.token)\r\nConnection: close\r\n\r\n")
+            #expect(status.status == 200)
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
             let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
