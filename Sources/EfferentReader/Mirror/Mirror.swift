@@ -62,10 +62,11 @@ public final class Mirror: Sendable {
     func file(_ day: CalendarDay) -> String { Self.directoryName + "/" + day.description + ".json" }
 
     /// Writes a day's opened body and its entry in the index, then records it as mirrored at `stamp`.
-    func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String) throws {
+    /// `decoded` is the body as decoded, when the caller has it.
+    func store(_ day: CalendarDay, body: [UInt8], decoded: DecodedDay? = nil, uploaded stamp: String, clock: LocalClock = LocalClock()) throws {
         try prepareDirectory()
         try profile.write(file(day), body, durable: false)
-        try index.record(day, body: body, stamp: stamp, name: file(day))
+        try index.record(day, body: body, decoded: decoded, stamp: stamp, name: file(day), clock: clock)
         record.withLock { $0.uploaded[day] = stamp }
     }
 

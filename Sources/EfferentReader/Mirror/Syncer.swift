@@ -67,6 +67,8 @@ public final class Syncer {
         var lastSave = Date()
         var next = 0
         let client = self.client, readKey = reading.readKey
+        // One clock for every day stored: each zone is looked up once, not once a day.
+        let clock = LocalClock()
         try await withThrowingTaskGroup(of: (Int, [Frame.Day], Int, Int).self) { group in
             func launch() {
                 guard next < ranges.count else { return }
@@ -92,8 +94,8 @@ public final class Syncer {
                 report.bytes += bytes
                 for entry in days {
                     guard let stamp = stamps[entry.day] else { continue }
-                    let body = try open(entry)
-                    try mirror.store(entry.day, body: body, uploaded: stamp)
+                    let (body, decoded) = try Self.opened(entry, reading: reading, bucket: client.bucket)
+                    try mirror.store(entry.day, body: body, decoded: decoded, uploaded: stamp, clock: clock)
                     if wantedSet.contains(entry.day) {
                         received.insert(entry.day)
                         report.fetched += 1
@@ -124,6 +126,11 @@ public final class Syncer {
 
     /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is kept.
     static func open(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> [UInt8] {
+        try opened(entry, reading: reading, bucket: bucket).body
+    }
+
+    /// `open`, with the body as decoded: the index digests the day from it rather than decoding it again.
+    static func opened(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> (body: [UInt8], decoded: DecodedDay) {
         let plaintext: [UInt8]
         do {
             plaintext = try SealedEnvelope.open(Array(entry.sealed), with: reading.privateKey,
@@ -133,8 +140,7 @@ public final class Syncer {
         }
         do {
             let body = try DayBody.inflate(plaintext)
-            _ = try body.decoded()
-            return body.bytes
+            return (body.bytes, try body.decoded())
         } catch {
             throw MirrorError.dayDoesNotOpen(entry.day, error.description)
         }
