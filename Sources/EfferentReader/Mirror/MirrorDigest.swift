@@ -196,6 +196,11 @@ public final class MirrorDigest: Sendable {
             // What a series' rows share (kind, unit, bucket) is tallied once per series, and the
             // zone's calendar is looked up once per day: sync digests every day it stores.
             let calendar = try? clock.zone(zone)
+            // The offset and its span between transitions, and the local day last told: a reading
+            // whose instant falls within both is on that day without asking the calendar again
+            // (the same day `calendar.day(of:)` tells, which is the offset added and floored).
+            var span = (offset: Int64(0), from: 1.0, until: 0.0)
+            var localFirst = Int64.min, localDay = CalendarDay(unixSeconds: 0)
             for series in columns.series where series.count > 0 {
                 let key = series.key
                 var entry = metrics.removeValue(forKey: key.metric) ?? MetricDay(kind: key.kind)
@@ -230,7 +235,14 @@ public final class MirrorDigest: Sendable {
                                 if unknownZone == nil { unknownZone = zone ?? "UTC" }
                                 continue
                             }
-                            let local = calendar.day(of: Double(start))
+                            let seconds = Double(start)
+                            if !(seconds >= span.from && seconds < span.until) { span = calendar.offsetSpan(at: seconds) }
+                            let wall = start + span.offset
+                            if wall < localFirst || wall >= localFirst + 86_400 {
+                                localFirst = (wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400) * 86_400
+                                localDay = CalendarDay(unixSeconds: wall)
+                            }
+                            let local = localDay
                             if reading < 0 || entry.readings[reading].day != local {
                                 reading = entry.readings.lastIndex { $0.day == local } ?? -1
                             }
