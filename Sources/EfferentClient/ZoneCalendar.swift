@@ -27,6 +27,21 @@ public final class ZoneCalendar: @unchecked Sendable {
     public func offset(at seconds: Double) -> Int64 {
         lock.lock()
         defer { lock.unlock() }
+        return cachedOffset(at: seconds)
+    }
+
+    /// The offset at the instant and the span `[from, until)` between the zone's transitions that
+    /// it holds for: a caller classifying millions of instants (the mirror's index at sync) asks
+    /// again only outside it, rather than taking the lock for each.
+    public func offsetSpan(at seconds: Double) -> (offset: Int64, from: Double, until: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        let offset = cachedOffset(at: seconds)
+        return (offset, cachedFrom, cachedUntil)
+    }
+
+    /// `offset(at:)` with the lock held.
+    private func cachedOffset(at seconds: Double) -> Int64 {
         if seconds >= cachedFrom && seconds < cachedUntil { return cachedOffset }
         let date = Date(timeIntervalSince1970: seconds)
         // The offset holds from the last transition at or before the instant to the next one.

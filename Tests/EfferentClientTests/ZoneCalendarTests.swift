@@ -55,4 +55,24 @@ import Testing
         }
         #expect(ZoneCalendar(identifier: "Mars/Olympus") == nil)
     }
+
+    /// A span's offset is the offset of every instant within it, so a caller that keeps the span
+    /// (the mirror's index at sync) tells the same days as `day(of:)`, across DST changes and a
+    /// zone that skipped a whole day (Pacific/Apia, 2011-12-30).
+    @Test func anOffsetHoldsForItsWholeSpan() throws {
+        for identifier in ["Europe/Paris", "America/Santiago", "Pacific/Apia", "UTC"] {
+            let zone = try #require(ZoneCalendar(identifier: identifier))
+            let other = try #require(ZoneCalendar(identifier: identifier))
+            var seconds = 1_293_840_000.0      // 2011-01-01
+            while seconds < 1_356_998_400 {    // 2013-01-01
+                let span = zone.offsetSpan(at: seconds)
+                #expect(span.from <= seconds && seconds < span.until)
+                // Probed from another calendar, so its cache cannot answer for this one's.
+                for probe in [span.from, seconds, Swift.min(span.until - 1, seconds + 40 * 3600)] where probe >= span.from {
+                    #expect(other.offset(at: probe) == span.offset, "\(identifier) at \(probe)")
+                }
+                seconds += 5 * 3600 + 7 * 60
+            }
+        }
+    }
 }

@@ -16,6 +16,21 @@ public struct DaySeries: Equatable, Sendable {
     /// Row `row` as an event (`0 ≤ row < count`).
     public func event(at row: Int) -> DayEvent { columns.event(at: row) }
 
+    // The columns themselves, for a reader that folds every row of a decade (the mirror's index,
+    // digested as sync stores each day): an event per row costs more than storing the day did.
+
+    /// Each row's start (Unix seconds), in body order.
+    public var starts: [Int64] { columns.starts }
+    /// Each row's end (Unix seconds), in body order.
+    public var ends: [Int64] { columns.ends }
+    /// Each row's value, NaN where the row has none (a row's value is never NaN); `nil` when the
+    /// body carries no value column.
+    public var values: [Double]? { columns.values }
+    /// Row `row`'s workout activity, as `event(at:)` carries it.
+    public func activity(at row: Int) -> String? { columns.activities?[row] ?? nil }
+    /// Row `row`'s workout duration, as `event(at:)` carries it.
+    public func duration(at row: Int) -> Double? { columns.duration(at: row) }
+
     init(columns: Columns) { self.columns = columns }
 
     /// Rows that have passed `DayEvent`'s checks (the full decoder builds them).

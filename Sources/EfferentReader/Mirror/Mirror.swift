@@ -61,11 +61,12 @@ public final class Mirror: Sendable {
 
     func file(_ day: CalendarDay) -> String { Self.directoryName + "/" + day.description + ".json" }
 
-    /// Writes a day's opened body and its entry in the index, then records it as mirrored at `stamp`.
-    func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String) throws {
+    /// Writes a day's opened body and its entry in the index (as `digest` gives it: sync digests
+    /// each day as it is fetched), then records it as mirrored at `stamp`.
+    func store(_ day: CalendarDay, body: [UInt8], uploaded stamp: String, digest: () throws -> MirrorDigest.Day) throws {
         try prepareDirectory()
         try profile.write(file(day), body, durable: false)
-        try index.record(day, body: body, stamp: stamp, name: file(day))
+        index.record(day, digest: try digest(), name: file(day))
         record.withLock { $0.uploaded[day] = stamp }
     }
 

@@ -135,9 +135,15 @@ public final class MirrorDigest: Sendable {
     /// One day body's digest: every series of a layout-2 day read a series at a time, a layout-1
     /// day's lines as events. Each metric's figures are folded in body order, as the answers fold
     /// them, so a day total or a day's readings sum to the same bits.
-    public static func digest(_ bytes: [UInt8], day: CalendarDay, stamp: String, clock: LocalClock = LocalClock()) throws -> Day {
+    /// `decoded` is the body already decoded, when the caller has it (sync checks each day it opens).
+    public static func digest(_ bytes: [UInt8], decoded given: DecodedDay? = nil, day: CalendarDay, stamp: String,
+                              clock: LocalClock = LocalClock()) throws -> Day {
         let decoded: DecodedDay
-        do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
+        if let given {
+            decoded = given
+        } else {
+            do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
+        }
         var metrics = [String: MetricDay]()
         var unknownZone: String?
         var workouts = WorkoutDay()
@@ -190,6 +196,11 @@ public final class MirrorDigest: Sendable {
             // What a series' rows share (kind, unit, bucket) is tallied once per series, and the
             // zone's calendar is looked up once per day: sync digests every day it stores.
             let calendar = try? clock.zone(zone)
+            // The offset and its span between transitions, and the local day last told: a reading
+            // whose instant falls within both is on that day without asking the calendar again
+            // (the same day `calendar.day(of:)` tells, which is the offset added and floored).
+            var span = (offset: Int64(0), from: 1.0, until: 0.0)
+            var localFirst = Int64.min, localDay = CalendarDay(unixSeconds: 0)
             for series in columns.series where series.count > 0 {
                 let key = series.key
                 var entry = metrics.removeValue(forKey: key.metric) ?? MetricDay(kind: key.kind)
@@ -197,35 +208,53 @@ public final class MirrorDigest: Sendable {
                 if key.bucket == .hour { entry.hourBuckets = true }
                 if key.bucket == .day { entry.dayBuckets = true }
                 entry.events += series.count
-                let wantsWorkouts = WorkoutStatistics.wanted(key.metric)
-                var reading = entry.readings.count - 1
-                for row in 0..<series.count {
-                    let event = series.event(at: row)
-                    entry.firstStart = min(entry.firstStart, event.start)
-                    entry.lastStart = max(entry.lastStart, event.start)
-                    entry.firstLastInstant = min(entry.firstLastInstant, event.end > event.start ? event.end - 1 : event.end)
-                    if wantsWorkouts { workouts.add(event) }
-                    guard let value = event.value else { continue }
+                // Rows are folded from the series' columns, never built as events: sync digests every
+                // row of every day it stores (a decade is 29 million, most of them GPS fixes and ECG
+                // voltages), and an event per row cost more than storing the days. Each figure is
+                // folded in row order, as the events path folds it, so sums keep their bits.
+                let count = series.count, starts = series.starts, ends = series.ends
+                for row in 0..<count {
+                    let start = starts[row], end = ends[row]
+                    entry.firstStart = min(entry.firstStart, start)
+                    entry.lastStart = max(entry.lastStart, start)
+                    entry.firstLastInstant = min(entry.firstLastInstant, end > start ? end - 1 : end)
+                }
+                if WorkoutStatistics.wanted(key.metric) { workouts.add(series) }
+                // Hour buckets' values are neither a day total nor readings; a value of NaN is a row without one.
+                if let values = series.values, key.bucket != .hour {
                     if key.bucket == .day {
-                        entry.dayTotal = (entry.dayTotal ?? 0) + value
-                        if entry.totalUnit == nil { entry.totalUnit = key.unit }
-                    } else if key.bucket == nil {
-                        guard let calendar else {
-                            if unknownZone == nil { unknownZone = zone ?? "UTC" }
-                            continue
+                        for row in 0..<count where !values[row].isNaN {
+                            entry.dayTotal = (entry.dayTotal ?? 0) + values[row]
+                            if entry.totalUnit == nil { entry.totalUnit = key.unit }
                         }
-                        let local = calendar.day(of: Double(event.start))
-                        if reading < 0 || entry.readings[reading].day != local {
-                            reading = entry.readings.lastIndex { $0.day == local } ?? -1
-                        }
-                        if reading >= 0 {
-                            entry.readings[reading].summary.add(value, at: event.start)
-                            if entry.readingDetails[reading].unit == nil { entry.readingDetails[reading].unit = key.unit }
-                            entry.readingDetails[reading].add(value)
-                        } else {
-                            reading = entry.readings.count
-                            entry.readings.append((local, ValueSummary(value, at: event.start)))
-                            entry.readingDetails.append(ReadingDetail(unit: key.unit, counts: [ValueCount(value: value, count: 1)]))
+                    } else {
+                        var reading = entry.readings.count - 1
+                        for row in 0..<count where !values[row].isNaN {
+                            let value = values[row], start = starts[row]
+                            guard let calendar else {
+                                if unknownZone == nil { unknownZone = zone ?? "UTC" }
+                                continue
+                            }
+                            let seconds = Double(start)
+                            if !(seconds >= span.from && seconds < span.until) { span = calendar.offsetSpan(at: seconds) }
+                            let wall = start + span.offset
+                            if wall < localFirst || wall >= localFirst + 86_400 {
+                                localFirst = (wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400) * 86_400
+                                localDay = CalendarDay(unixSeconds: wall)
+                            }
+                            let local = localDay
+                            if reading < 0 || entry.readings[reading].day != local {
+                                reading = entry.readings.lastIndex { $0.day == local } ?? -1
+                            }
+                            if reading >= 0 {
+                                entry.readings[reading].summary.add(value, at: start)
+                                if entry.readingDetails[reading].unit == nil { entry.readingDetails[reading].unit = key.unit }
+                                entry.readingDetails[reading].add(value)
+                            } else {
+                                reading = entry.readings.count
+                                entry.readings.append((local, ValueSummary(value, at: start)))
+                                entry.readingDetails.append(ReadingDetail(unit: key.unit, counts: [ValueCount(value: value, count: 1)]))
+                            }
                         }
                     }
                 }

@@ -44,8 +44,7 @@ final class MirrorIndex: Sendable {
     }
 
     /// Records the digest of a day just written as `name` (sync, in the step that stores it).
-    func record(_ day: CalendarDay, body: [UInt8], stamp: String, name: String) throws {
-        let digest = try MirrorDigest.digest(body, day: day, stamp: stamp)
+    func record(_ day: CalendarDay, digest: MirrorDigest.Day, name: String) {
         let file = FileStamp.of(profile.path(name))
         state.withLock { state in
             loadIfNeeded(&state)

@@ -66,8 +66,8 @@ public final class Syncer {
         var received = Set<CalendarDay>()
         var lastSave = Date()
         var next = 0
-        let client = self.client, readKey = reading.readKey
-        try await withThrowingTaskGroup(of: (Int, [Frame.Day], Int, Int).self) { group in
+        let client = self.client, readKey = reading.readKey, reading = self.reading, listed = stamps
+        try await withThrowingTaskGroup(of: (Int, [Fetched], Int, Int).self) { group in
             func launch() {
                 guard next < ranges.count else { return }
                 let index = next, range = ranges[index]
@@ -82,7 +82,14 @@ public final class Syncer {
                         days += answer.days
                         after = answer.next
                     } while after != nil
-                    return (index, days, requests, bytes)
+                    // Each listed day is opened and digested here, beside the other ranges in flight,
+                    // rather than in the loop that stores the days one at a time; what fails is kept
+                    // and thrown when the day's turn to be stored comes, as if it were done there.
+                    let clock = LocalClock()
+                    let fetched = days.compactMap { entry in
+                        listed[entry.day].map { Fetched(entry.day, stamp: $0, entry: entry, reading: reading, bucket: client.bucket, clock: clock) }
+                    }
+                    return (index, fetched, requests, bytes)
                 }
                 next += 1
             }
@@ -91,9 +98,8 @@ public final class Syncer {
                 report.requests += requests
                 report.bytes += bytes
                 for entry in days {
-                    guard let stamp = stamps[entry.day] else { continue }
-                    let body = try open(entry)
-                    try mirror.store(entry.day, body: body, uploaded: stamp)
+                    let opened = try entry.opened.get()
+                    try mirror.store(entry.day, body: opened.body, uploaded: entry.stamp) { try opened.digest.get() }
                     if wantedSet.contains(entry.day) {
                         received.insert(entry.day)
                         report.fetched += 1
@@ -120,10 +126,36 @@ public final class Syncer {
         return report
     }
 
+    /// A listed day as fetched: its body opened and its index entry digested, or what failed.
+    struct Fetched: Sendable {
+        struct Opened: Sendable {
+            let body: [UInt8]
+            let digest: Result<MirrorDigest.Day, any Error>
+        }
+
+        let day: CalendarDay
+        let stamp: String
+        let opened: Result<Opened, any Error>
+
+        init(_ day: CalendarDay, stamp: String, entry: Frame.Day, reading: ReadingKey, bucket: BucketID, clock: LocalClock) {
+            self.day = day
+            self.stamp = stamp
+            opened = Result {
+                let (body, decoded) = try Syncer.opened(entry, reading: reading, bucket: bucket)
+                return Opened(body: body, digest: Result { try MirrorDigest.digest(body, decoded: decoded, day: day, stamp: stamp, clock: clock) })
+            }
+        }
+    }
+
     func open(_ entry: Frame.Day) throws -> [UInt8] { try Self.open(entry, reading: reading, bucket: client.bucket) }
 
     /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is kept.
     static func open(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> [UInt8] {
+        try opened(entry, reading: reading, bucket: bucket).body
+    }
+
+    /// `open`, with the body as decoded: the index digests the day from it rather than decoding it again.
+    static func opened(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> (body: [UInt8], decoded: DecodedDay) {
         let plaintext: [UInt8]
         do {
             plaintext = try SealedEnvelope.open(Array(entry.sealed), with: reading.privateKey,
@@ -133,8 +165,7 @@ public final class Syncer {
         }
         do {
             let body = try DayBody.inflate(plaintext)
-            _ = try body.decoded()
-            return body.bytes
+            return (body.bytes, try body.decoded())
         } catch {
             throw MirrorError.dayDoesNotOpen(entry.day, error.description)
         }

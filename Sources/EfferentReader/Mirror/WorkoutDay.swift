@@ -38,4 +38,23 @@ public struct WorkoutDay: Sendable, Equatable {
             parts.append(Part(source: event.source, start: event.start, metric: event.metric, value: value))
         }
     }
+
+    /// Takes the rows of `series` a workouts answer reads, in body order, as `add(_:)` takes each
+    /// as an event (read from the columns: a route's fixes are thousands of rows a day).
+    mutating func add(_ series: DaySeries) {
+        let key = series.key, starts = series.starts
+        if key.metric == "workout" {
+            let ends = series.ends
+            for row in 0..<series.count {
+                sessions.append(Session(start: starts[row], end: ends[row], activity: series.activity(at: row),
+                                        duration: series.duration(at: row), source: key.source))
+            }
+        } else if key.metric == RecordParts.route["latitude"]!.metric {
+            fixStarts += starts
+        } else if key.metric.hasPrefix("workout."), !key.metric.hasPrefix(RecordParts.workoutActivity + "."), let values = series.values {
+            for row in 0..<series.count where !values[row].isNaN {
+                parts.append(Part(source: key.source, start: starts[row], metric: key.metric, value: values[row]))
+            }
+        }
+    }
 }
