@@ -168,21 +168,18 @@ public final class LocalMCPServer {
                     warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
                 }
             }
+            var answer: JSONValue
             if MCPDetailTools.names.contains(name) {
-                var answer = try MCPDetailTools.answer(name, arguments, source: world.source(), today: world.today())
-                if let warning, case var .object(members) = answer {
-                    members["warning"] = .string(warning)
-                    answer = .object(members)
-                }
-                return Self.text(answer)
+                answer = try MCPDetailTools.answer(name, arguments, source: world.source(), today: world.today())
+            } else {
+                let request = try MCPTools.request(name, arguments)
+                // The one rule of every surface (AnswerScope): since alone runs through today, the days
+                // are cut to the archive, and a long range of days comes a page at a time with `next`.
+                let archive = request.kind == .overview ? await world.archive() : nil
+                let (result, scope) = try request.answer(from: world.source(), today: world.today(), archive: archive,
+                                                         pageDays: MCPTools.dayWindow)
+                answer = scope.annotated(result.json)
             }
-            let request = try MCPTools.request(name, arguments)
-            // The one rule of every surface (AnswerScope): since alone runs through today, the days
-            // are cut to the archive, and a long range of days comes a page at a time with `next`.
-            let archive = request.kind == .overview ? await world.archive() : nil
-            let (result, scope) = try request.answer(from: world.source(), today: world.today(), archive: archive,
-                                                     pageDays: MCPTools.dayWindow)
-            var answer = scope.annotated(result.json)
             if let warning, case var .object(members) = answer {
                 members["warning"] = .string(warning)
                 answer = .object(members)

@@ -14,11 +14,7 @@ enum MCPDetailTools {
                             "oxygenSaturation", "respiratoryRate", "vo2Max", "sleep"]
 
     static func answer(_ name: String, _ arguments: [String: JSONValue], source: EventSource, today: CalendarDay) throws -> JSONValue {
-        func day(_ key: String) throws -> CalendarDay? {
-            guard let value = arguments[key], !value.isNull else { return nil }
-            guard let text = value.stringValue, let day = CalendarDay(text) else { throw MCPError.badDay(key) }
-            return day
-        }
+        func day(_ key: String) throws -> CalendarDay? { try MCPTools.day(key, in: arguments) }
         switch name {
         case "phone_data_latest":
             return try latest(arguments["metrics"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: source, today: today)

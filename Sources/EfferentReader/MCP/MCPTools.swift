@@ -99,13 +99,15 @@ enum MCPTools {
         ]
     }()
 
+    /// The day under `key`, nil when absent; refused when it is no real date.
+    static func day(_ key: String, in arguments: [String: JSONValue]) throws -> CalendarDay? {
+        guard let value = arguments[key], !value.isNull else { return nil }
+        guard let text = value.stringValue, let day = CalendarDay(text) else { throw MCPError.badDay(key) }
+        return day
+    }
+
     static func request(_ name: String, _ arguments: [String: JSONValue]) throws -> AnswerRequest {
-        func day(_ key: String) throws -> CalendarDay? {
-            guard let value = arguments[key], !value.isNull else { return nil }
-            guard let text = value.stringValue, let day = CalendarDay(text) else { throw MCPError.badDay(key) }
-            return day
-        }
-        let since = try day("since"), until = try day("until")
+        let since = try day("since", in: arguments), until = try day("until", in: arguments)
         switch name {
         case "phone_data_overview": return AnswerRequest(kind: .overview, since: since, until: until)
         case "phone_data_daily":
