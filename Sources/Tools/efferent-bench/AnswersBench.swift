@@ -14,11 +14,7 @@ enum AnswersBench {
         let work = NSTemporaryDirectory() + "efferent-answers-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let export = work + "/export.zip"
-        _ = try await Child.run("efferent-export-gen", ["--years", String(years), "--out", export], home: work)
-        let truths = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/export.truths.json"))))
-        let first = truths["firstDate"]?.stringValue ?? "2015-06-15", last = truths["lastDate"]?.stringValue ?? "2025-06-14"
-        let archive = try await DecadeArchive(work: work, export: export)
+        let (archive, truths, first, last) = try await DecadeArchive.generated(years: years, in: work)
         defer { archive.server.stop() }
         // The same mirror synced again from nothing: what a sync of the decade costs with its index.
         let again = work + "/again"

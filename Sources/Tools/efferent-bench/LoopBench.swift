@@ -126,6 +126,17 @@ struct DecadeArchive {
         _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: laptop)
         sync = try await Child.run("efferent", ["sync"], home: laptop)
     }
+
+    /// `years` of generated export in `work`, through the loop: the archive, the generator's
+    /// truths, and the first and last day they name.
+    static func generated(years: Int, in work: String) async throws
+        -> (archive: DecadeArchive, truths: JSONValue, first: String, last: String) {
+        let export = work + "/export.zip"
+        _ = try await Child.run("efferent-export-gen", ["--years", String(years), "--out", export], home: work)
+        let truths = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/export.truths.json"))))
+        let first = truths["firstDate"]?.stringValue ?? "2015-06-15", last = truths["lastDate"]?.stringValue ?? "2025-06-14"
+        return (try await DecadeArchive(work: work, export: export), truths, first, last)
+    }
 }
 
 /// A release binary run as a child: wall time, stdout, its peak RSS from /proc, and its CPU time.
