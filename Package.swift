@@ -31,10 +31,10 @@ let package = Package(
         .target(name: "EfferentCompression", dependencies: ["CZlib"], path: "Sources/Bindings/EfferentCompression"),
         .target(name: "EfferentSQLite", dependencies: ["CSQLite"], path: "Sources/Bindings/EfferentSQLite"),
         .target(name: "EfferentPostgres", dependencies: ["CLibPQ"], path: "Sources/Bindings/EfferentPostgres"),
-        .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD"], path: "Sources/Bindings/EfferentMicroHTTPD"),
+        .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD", "EfferentSystem"], path: "Sources/Bindings/EfferentMicroHTTPD"),
         .target(name: "EfferentSystem", dependencies: ["CSystem"], path: "Sources/Bindings/EfferentSystem"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
-        .target(name: "EfferentCurl", dependencies: ["CCurl"], path: "Sources/Bindings/EfferentCurl"),
+        .target(name: "EfferentCurl", dependencies: ["CCurl", "EfferentSystem"], path: "Sources/Bindings/EfferentCurl"),
         // QR codes (the pairing link a phone scans).
         .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
 
@@ -85,7 +85,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
                                                                  "EfferentHTTP", "EfferentServer", "EfferentWriter",
-                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "CBenchFloor"],
+                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentSystem", "CBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
@@ -108,10 +108,10 @@ let package = Package(
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
-        .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression"], path: "Sources/EfferentTestSupport"),
+        .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression", "EfferentSystem"], path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentHTTPTests", dependencies: ["EfferentHTTP", "EfferentCore", "EfferentCurl", "EfferentTestSupport"]),
         .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
-                                                          "EfferentPostgres", "EfferentHTTP", "EfferentTestSupport"]),
+                                                          "EfferentPostgres", "EfferentHTTP", "EfferentSystem", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
                                                           "EfferentCompression", "EfferentHTTP", "EfferentSQLite", "EfferentSystem",
                                                           "EfferentTestSupport"]),
@@ -120,10 +120,10 @@ let package = Package(
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
         .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",
-                                                          "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader"]),
+                                                          "EfferentTestSupport", "EfferentExportGenerator", "EfferentReader", "EfferentSystem"]),
         .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",
                                                             "EfferentCore", "EfferentHTTP", "EfferentSQLite", "EfferentQRCode",
-                                                            "EfferentTestSupport"]),
+                                                            "EfferentSystem", "EfferentTestSupport"]),
         .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",

@@ -1,6 +1,6 @@
 import EfferentCore
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// The archive service's clock as this client knows it: local time plus a learnt offset.
 ///

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentSystem
 import Foundation
 
 /// Local days in one IANA time zone, Gregorian always (§9.3): which day an instant falls on, and
@@ -6,13 +7,17 @@ import Foundation
 ///
 /// Offsets are cached between the zone's transitions, so classifying millions of instants that
 /// arrive in time order costs a comparison each, not a time-zone lookup.
-public final class ZoneCalendar: @unchecked Sendable {
+public final class ZoneCalendar: Sendable {
+    /// The offset last looked up and the span `[from, until)` it holds for.
+    private struct Cached {
+        var from: Double = 1
+        var until: Double = 0
+        var offset: Int64 = 0
+    }
+
     public let identifier: String
     private let zone: TimeZone
-    private let lock = NSLock()
-    private var cachedFrom: Double = 1
-    private var cachedUntil: Double = 0
-    private var cachedOffset: Int64 = 0
+    private let cached = Mutex(Cached())
 
     /// `nil` when the identifier names no zone this machine knows.
     public init?(identifier: String) {
@@ -25,24 +30,22 @@ public final class ZoneCalendar: @unchecked Sendable {
 
     /// Seconds east of UTC at the instant.
     public func offset(at seconds: Double) -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return cachedOffset(at: seconds)
+        cached.withLock { cachedOffset(at: seconds, &$0) }
     }
 
     /// The offset at the instant and the span `[from, until)` between the zone's transitions that
     /// it holds for: a caller classifying millions of instants (the mirror's index at sync) asks
     /// again only outside it, rather than taking the lock for each.
     public func offsetSpan(at seconds: Double) -> (offset: Int64, from: Double, until: Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        let offset = cachedOffset(at: seconds)
-        return (offset, cachedFrom, cachedUntil)
+        cached.withLock { cached in
+            let offset = cachedOffset(at: seconds, &cached)
+            return (offset, cached.from, cached.until)
+        }
     }
 
     /// `offset(at:)` with the lock held.
-    private func cachedOffset(at seconds: Double) -> Int64 {
-        if seconds >= cachedFrom && seconds < cachedUntil { return cachedOffset }
+    private func cachedOffset(at seconds: Double, _ cached: inout Cached) -> Int64 {
+        if seconds >= cached.from && seconds < cached.until { return cached.offset }
         let date = Date(timeIntervalSince1970: seconds)
         // The offset holds from the last transition at or before the instant to the next one.
         var from = date.addingTimeInterval(-400 * 86_400)
@@ -51,10 +54,10 @@ public final class ZoneCalendar: @unchecked Sendable {
             last = transition
             from = transition
         }
-        cachedFrom = last?.timeIntervalSince1970 ?? seconds - 400 * 86_400
-        cachedUntil = zone.nextDaylightSavingTimeTransition(after: date)?.timeIntervalSince1970 ?? .infinity
-        cachedOffset = Int64(zone.secondsFromGMT(for: date))
-        return cachedOffset
+        cached.from = last?.timeIntervalSince1970 ?? seconds - 400 * 86_400
+        cached.until = zone.nextDaylightSavingTimeTransition(after: date)?.timeIntervalSince1970 ?? .infinity
+        cached.offset = Int64(zone.secondsFromGMT(for: date))
+        return cached.offset
     }
 
     /// The local day holding the instant.

@@ -2,7 +2,7 @@ import EfferentClient
 import EfferentCore
 import EfferentReader
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// Keeps the mirror fresh while the dashboard runs: a sync when the mirror is more than five
 /// minutes old, never more often, in the background — a page never waits on the service, it

@@ -33,7 +33,7 @@ extension Dashboard {
         }
 
         for page in Self.pages {
-            table.get(page) { [unowned self] request, _ in try shell(request) }
+            table.get(page) { [self] request, _ in try shell(request) }
         }
         for (path, asset) in DashboardAssets.files {
             table.get(path) { _, _ in HTTPResponse(status: 200, headers: [("Content-Type", asset.type)], body: asset.bytes) }
@@ -48,19 +48,19 @@ extension Dashboard {
 
         // What the CLI answers, as the CLI answers it (the same functions).
         for kind in AnswerRequest.Kind.allCases {
-            table.get("/api/v1/\(kind.rawValue)") { [unowned self] request, _ in try answer(kind, request) }
+            table.get("/api/v1/\(kind.rawValue)") { [self] request, _ in try answer(kind, request) }
         }
-        table.get("/api/v1/export/:kind") { [unowned self] request, p in try export(p.get("kind"), request) }
+        table.get("/api/v1/export/:kind") { [self] request, p in try export(p.get("kind"), request) }
 
         // What the pages draw.
-        table.get("/api/v1/status") { [unowned self] _, _ in try Self.json(status()) }
-        table.get("/api/v1/pages/today") { [unowned self] request, _ in try Self.json(todayPage(request)) }
-        table.get("/api/v1/pages/metric/:metric") { [unowned self] request, p in try Self.json(metricPage(p.get("metric"), request)) }
-        table.get("/api/v1/pages/sleep") { [unowned self] request, _ in try Self.json(sleepPage(request)) }
-        table.get("/api/v1/pages/night/:night") { [unowned self] request, p in try Self.json(nightPage(p.get("night"), request)) }
-        table.get("/api/v1/pages/workouts") { [unowned self] request, _ in try Self.json(workoutsPage(request)) }
-        table.get("/api/v1/pages/workout/:start") { [unowned self] request, p in try Self.json(workoutPage(p.get("start"), request)) }
-        table.get("/api/v1/pages/catalogue") { [unowned self] _, _ in try Self.json(cataloguePage()) }
+        table.get("/api/v1/status") { [self] _, _ in try Self.json(status()) }
+        table.get("/api/v1/pages/today") { [self] request, _ in try Self.json(todayPage(request)) }
+        table.get("/api/v1/pages/metric/:metric") { [self] request, p in try Self.json(metricPage(p.get("metric"), request)) }
+        table.get("/api/v1/pages/sleep") { [self] request, _ in try Self.json(sleepPage(request)) }
+        table.get("/api/v1/pages/night/:night") { [self] request, p in try Self.json(nightPage(p.get("night"), request)) }
+        table.get("/api/v1/pages/workouts") { [self] request, _ in try Self.json(workoutsPage(request)) }
+        table.get("/api/v1/pages/workout/:start") { [self] request, p in try Self.json(workoutPage(p.get("start"), request)) }
+        table.get("/api/v1/pages/catalogue") { [self] _, _ in try Self.json(cataloguePage()) }
     }
 
     /// Letters, digits and dots as metric names are written (underscores and hyphens too, which

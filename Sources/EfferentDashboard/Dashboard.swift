@@ -16,8 +16,6 @@ public final class Dashboard: Sendable {
     public let digest: MirrorDigest
     public let gate: DashboardGate
     public let sync: BackgroundSync
-    public let router: Router
-    private let table: RouteTable
     /// Where a failure's sentence goes (the command prints it on stderr).
     let log: @Sendable (String) -> Void
 
@@ -34,17 +32,24 @@ public final class Dashboard: Sendable {
         let digest = MirrorDigest(mirror: context.mirror)
         self.digest = digest
         sync = BackgroundSync(context: context, digest: digest, report: log)
-        let router = Router(configuration: Router.Configuration(
-            log: { line in if line.contains("\"level\":\"error\"") { log(line) } },
-            recover: Self.recover, admit: { [gate] head in try gate.admit(head) }, headers: DashboardGate.headers))
-        self.router = router
-        table = RouteTable(router: router)
-        addRoutes(to: table)
-        if let mcp { Self.addMCP(mcp, to: router) }
     }
 
+    /// The routes registered on a fresh table (each handler holds this dashboard).
+    private func table() -> RouteTable {
+        let router = Router(configuration: Router.Configuration(
+            log: { [log] line in if line.contains("\"level\":\"error\"") { log(line) } },
+            recover: Self.recover, admit: { [gate] head in try gate.admit(head) }, headers: DashboardGate.headers))
+        let table = RouteTable(router: router)
+        addRoutes(to: table)
+        if let mcp { Self.addMCP(mcp, to: router) }
+        return table
+    }
+
+    /// What a daemon serves: every route, frozen.
+    public func responder() -> RoutedResponder { table().router.responder() }
+
     /// Every route's pattern, as registered: what the OpenAPI document must describe.
-    public var routes: [String] { table.registered }
+    public var routes: [String] { table().registered }
 
     /// The failures an answer reports to its asker: a question it refuses is 400, a mirror it
     /// cannot read 500, each with its sentence; anything else stays a plain 500.

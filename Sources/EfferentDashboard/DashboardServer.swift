@@ -1,7 +1,7 @@
 import EfferentHTTP
 import EfferentReader
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// A dashboard listening: the daemon bound first (on the port asked for, or with `tryNext`, the
 /// first free one after it; port 0 lets the system choose), then the dashboard made for the port
@@ -21,7 +21,7 @@ public final class DashboardServer: Sendable {
         }
         guard let daemon = bound else { throw failure ?? HTTPDaemonError.cannotListen(host, port) }
         dashboard = Dashboard(context: context, gate: DashboardGate(token: token, host: host, port: daemon.port), mcp: mcp, log: log)
-        responder.serve(dashboard.router)
+        responder.serve(dashboard.responder())
         self.daemon = daemon
         self.host = host
     }
@@ -45,9 +45,9 @@ public final class DashboardServer: Sendable {
 /// A responder whose router arrives once the daemon has bound its port; until then (an instant)
 /// every request is a 404.
 final class LateResponder: HTTPResponder {
-    private let router = Mutex(Router())
+    private let responder = Mutex(Router().responder())
 
-    func serve(_ router: Router) { self.router.withLock { $0 = router } }
+    func serve(_ responder: RoutedResponder) { self.responder.withLock { $0 = responder } }
 
-    func exchange(for head: HTTPRequestHead) -> HTTPExchange { router.withLock { $0 }.exchange(for: head) }
+    func exchange(for head: HTTPRequestHead) -> HTTPExchange { responder.withLock { $0 }.exchange(for: head) }
 }

@@ -3,8 +3,8 @@ import Foundation
 
 /// The dashboard's routes as they are registered — all GET — each handler timed into a
 /// `Server-Timing` header, and the patterns kept so a test can hold the OpenAPI document to them.
-/// Filled once while the dashboard is made, before it serves; read-only after.
-final class RouteTable: @unchecked Sendable {
+/// Filled while the routes are registered, then done with: the router's frozen table is what serves.
+final class RouteTable {
     let router: Router
     private(set) var registered: [String] = []
 

@@ -1,4 +1,4 @@
-import Synchronization
+import EfferentSystem
 
 /// One ceiling on the memory all request bodies in flight on a server may take together: a body
 /// kept whole counts its declared length from its head, one handed to a sink (and any inflated

@@ -1,11 +1,11 @@
-import Foundation
+import EfferentSystem
 
 /// Requests in flight per client address, capped: what libmicrohttpd's per-address connection cap
 /// does for direct clients, done per forwarded address behind a proxy the service trusts, where
 /// every connection comes from the proxy's one address and a cap on it would be a cap for all.
-final class ClientGate: @unchecked Sendable {
+final class ClientGate: Sendable {
     /// A place taken by one request, given back when the request is done with.
-    final class Ticket {
+    final class Ticket: Sendable {
         private let gate: ClientGate
         private let client: String
         init(gate: ClientGate, client: String) {
@@ -16,14 +16,13 @@ final class ClientGate: @unchecked Sendable {
     }
 
     let limit: Int
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+    private let counts = Mutex([String: Int]())
 
     init(limit: Int) { self.limit = limit }
 
     /// A ticket for one more request from `client`, or nil when it already has `limit` in flight.
     func enter(_ client: String) -> Ticket? {
-        let admitted = lock.withLock { () -> Bool in
+        let admitted = counts.withLock { counts -> Bool in
             let count = counts[client, default: 0]
             guard count < limit else { return false }
             counts[client] = count + 1
@@ -33,7 +32,7 @@ final class ClientGate: @unchecked Sendable {
     }
 
     private func release(_ client: String) {
-        lock.withLock {
+        counts.withLock { counts in
             let count = (counts[client] ?? 1) - 1
             counts[client] = count > 0 ? count : nil
         }

@@ -32,7 +32,7 @@ public final class HTTPExchange {
     /// The body's declared length was taken from the budget with the head.
     private var takenWhole = false
 
-    init(head: HTTPRequestHead, router: Router) {
+    init(head: HTTPRequestHead, router: RoutedResponder) {
         self.head = head
         configuration = router.configuration
         do {

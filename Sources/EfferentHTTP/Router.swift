@@ -7,9 +7,9 @@
 /// not take 405, and `HEAD` is answered by the `GET` handler (libmicrohttpd sends no body for it).
 /// The route pattern, never the concrete path, is what the access log names.
 ///
-/// Routes are registered before the router serves; it is never changed while serving, which is
-/// what makes sharing it between connection threads safe.
-public final class Router: HTTPResponder, @unchecked Sendable {
+/// A router is a builder: routes are registered on it, then `responder()` freezes them into the
+/// immutable table a daemon serves (`RoutedResponder`), which threads share without a lock.
+public final class Router {
     public struct Configuration: Sendable {
         /// Where the access log and error lines go; nil logs nothing.
         public var log: (@Sendable (String) -> Void)?
@@ -55,14 +55,15 @@ public final class Router: HTTPResponder, @unchecked Sendable {
     let configuration: Configuration
     private let root = Node()
     private var parsers: [String: Parser] = [:]
-    let clients: ClientGate?
-    /// The one budget for this router's bodies in flight.
-    public let bodyBudget: BodyBudget?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        clients = configuration.requestsPerClient.map(ClientGate.init(limit:))
-        bodyBudget = configuration.bodyBudgetBytes.map(BodyBudget.init(ceiling:))
+    }
+
+    /// The routes registered so far, frozen into what a daemon serves; later registrations do
+    /// not reach it.
+    public func responder() -> RoutedResponder {
+        RoutedResponder(configuration: configuration, root: root.frozen(), parsers: parsers)
     }
 
     /// How `:name` is checked and turned into a value; what it throws is the answer.
@@ -93,13 +94,7 @@ public final class Router: HTTPResponder, @unchecked Sendable {
     public func post(_ pattern: String, body: BodyLimit = .standard, use handler: @escaping Handler) { on("POST", pattern, body: body, use: handler) }
     public func delete(_ pattern: String, use handler: @escaping Handler) { on("DELETE", pattern, use: handler) }
 
-    // MARK: HTTPResponder
-
-    public func exchange(for head: HTTPRequestHead) -> HTTPExchange {
-        HTTPExchange(head: head, router: self)
-    }
-
-    // MARK: Matching
+    // MARK: Registering
 
     /// One registered route: its pattern, its body ceiling and what answers it.
     struct Route: Sendable {
@@ -114,11 +109,16 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         let kind: Kind
     }
 
-    /// A trie of path segments: literals first, then at most one parameter per level.
+    /// A trie of path segments as it is built: literals first, then at most one parameter per level.
     private final class Node {
         var literals: [Substring: Node] = [:]
         var parameter: (name: String, node: Node)?
         var routes: [String: Route] = [:]
+
+        func frozen() -> RoutedResponder.Node {
+            RoutedResponder.Node(literals: literals.mapValues { $0.frozen() },
+                                 parameter: parameter.map { ($0.name, $0.node.frozen()) }, routes: routes)
+        }
     }
 
     private func add(_ method: String, _ pattern: String, _ route: Route) {
@@ -139,11 +139,52 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         node.routes[method] = route
     }
 
+    /// `/b/x/days` → `b`, `x`, `days`; empty segments are kept (`/b//days` has an empty bucket).
+    static func segments(of path: Substring) -> ArraySlice<Substring> {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    }
+}
+
+/// A router's table frozen for serving: immutable, so every worker thread matches against it at
+/// once without a lock. Made by `Router.responder()`.
+public final class RoutedResponder: HTTPResponder {
+    /// A trie node: literals first, then at most one parameter per level.
+    final class Node: Sendable {
+        let literals: [Substring: Node]
+        let parameter: (name: String, node: Node)?
+        let routes: [String: Router.Route]
+
+        init(literals: [Substring: Node], parameter: (name: String, node: Node)?, routes: [String: Router.Route]) {
+            self.literals = literals
+            self.parameter = parameter
+            self.routes = routes
+        }
+    }
+
+    let configuration: Router.Configuration
+    private let root: Node
+    private let parsers: [String: Router.Parser]
+    let clients: ClientGate?
+    /// The one budget for this table's bodies in flight.
+    public let bodyBudget: BodyBudget?
+
+    init(configuration: Router.Configuration, root: Node, parsers: [String: Router.Parser]) {
+        self.configuration = configuration
+        self.root = root
+        self.parsers = parsers
+        clients = configuration.requestsPerClient.map(ClientGate.init(limit:))
+        bodyBudget = configuration.bodyBudgetBytes.map(BodyBudget.init(ceiling:))
+    }
+
+    public func exchange(for head: HTTPRequestHead) -> HTTPExchange {
+        HTTPExchange(head: head, router: self)
+    }
+
     /// The route for `method` and `path`, with its parameters parsed.
-    func match(_ method: String, _ path: Substring) throws -> (Route, RouteParameters) {
+    func match(_ method: String, _ path: Substring) throws -> (Router.Route, RouteParameters) {
         var node = root
         var parameters = RouteParameters()
-        for segment in Self.segments(of: path) {
+        for segment in Router.segments(of: path) {
             if let next = node.literals[segment] {
                 node = next
             } else if let (name, next) = node.parameter {
@@ -160,8 +201,4 @@ public final class Router: HTTPResponder, @unchecked Sendable {
         return (route, parameters)
     }
 
-    /// `/b/x/days` → `b`, `x`, `days`; empty segments are kept (`/b//days` has an empty bucket).
-    private static func segments(of path: Substring) -> ArraySlice<Substring> {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    }
 }

@@ -1,7 +1,7 @@
 import EfferentClient
 import EfferentCore
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// The reader as a library: a profile's settings and reading key, the one mirror of the archive
 /// and the service client, shared by every reading command and by servers that run for days (a

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// Wrong or missing tokens per client address, in one-minute windows: past the limit an address
 /// is answered 429 with `Retry-After` until its window ends. Only failures are counted, and a

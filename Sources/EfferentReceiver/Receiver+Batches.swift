@@ -6,7 +6,7 @@ import Foundation
 /// `POST /v1/batches` (Puls Sync Protocol v1 §2–§7): the head judged before a byte of the body
 /// is read, the body read line by line as it arrives (inflated under the ceiling), the batch
 /// committed in one transaction and flushed to the disk, then answered with the counts.
-extension Receiver {
+extension ReceiverHandlers {
     /// §2.5: the compressed body's ceiling (the inflated one is `PulsLimits.inflatedBytes`).
     static let bodyBytes = 256 << 20
 
@@ -70,13 +70,13 @@ extension Receiver {
 /// One batch's body as it arrives: fed to the batch reader, and every refusal noted for
 /// `efferent status` and logged as the batch's line.
 final class BatchBody: HTTPBodySink {
-    let receiver: Receiver
-    let phone: Receiver.Phone
+    let receiver: ReceiverHandlers
+    let phone: ReceiverHandlers.Phone
     let reader: PulsBatchReader
     let wireBytes: Int
     private let started = Date()
 
-    init(receiver: Receiver, phone: Receiver.Phone, reader: PulsBatchReader, wireBytes: Int) {
+    init(receiver: ReceiverHandlers, phone: ReceiverHandlers.Phone, reader: PulsBatchReader, wireBytes: Int) {
         self.receiver = receiver
         self.phone = phone
         self.reader = reader

@@ -5,7 +5,7 @@ import Foundation
 
 /// The optional read endpoints (Puls Sync Protocol v1 §9): the app's connection test, its
 /// per-type counts and its reconciliation screens; and `/healthz` for load balancers.
-extension Receiver {
+extension ReceiverHandlers {
     static let features = ["batches", "stats", "digest", "uuids", "aggregates", "activitySummaries", "routes", "series", "profile"]
     /// §9.4: `/v1/uuids` answers at most 35 days at once.
     static let uuidRangeMilliseconds = 35.0 * 86_400_000

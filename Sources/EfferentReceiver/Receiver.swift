@@ -3,7 +3,6 @@ import EfferentHTTP
 import EfferentWriter
 import EfferentSystem
 import Foundation
-import Synchronization
 
 /// `efferent receive`: a Puls Sync Protocol v1 receiver (the PulsHealth app's upload endpoint) on
 /// the shared HTTP layer. Each phone's batches become source records exactly as an import of the
@@ -13,30 +12,28 @@ import Synchronization
 /// It is the phone's trusted side: it holds the writer key and sees plaintext, as the writer
 /// always has. The archive service still sees only sealed days.
 public final class Receiver: HTTPResponder {
-    let profiles: [ReceiverProfile]
-    let configuration: ReceiverConfiguration
-    let failures: FailedAuthentications
-    private let router: Router
-    /// When each phone's last use was written, so a read endpoint writes it at most once a minute.
-    private let touched = Mutex<[Int64: Double]>([:])
+    let handlers: ReceiverHandlers
+    /// The route table, frozen once the routes are registered.
+    private let routes: RoutedResponder
 
     /// Serves `profiles`, each one person's writer (their user IDs must differ).
     public init(profiles: [ReceiverProfile], configuration: ReceiverConfiguration = ReceiverConfiguration()) throws {
         var users = Set<PulsUUID>()
         for profile in profiles where !users.insert(profile.user).inserted { throw ReceiverError.sameUser(profile.user.description) }
-        self.profiles = profiles
-        self.configuration = configuration
-        failures = FailedAuthentications(limit: configuration.failedAuthenticationsPerMinute)
+        handlers = ReceiverHandlers(profiles: profiles, configuration: configuration)
         // What fails inside the store (busy past its timeout, a full disk) may pass on a retry: 503,
         // never a 4xx; anything else is a 500, logged with its error.
-        router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy,
-                                                            recover: ReceiverRefusal.recover,
-                                                            bodyBudgetBytes: configuration.bodyBudgetBytes))
-        addBatchRoute(to: router)
-        addReadRoutes(to: router)
+        let router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy,
+                                                                recover: ReceiverRefusal.recover,
+                                                                bodyBudgetBytes: configuration.bodyBudgetBytes))
+        handlers.addBatchRoute(to: router)
+        handlers.addReadRoutes(to: router)
+        routes = router.responder()
     }
 
-    public func exchange(for head: HTTPRequestHead) -> HTTPExchange { router.exchange(for: head) }
+    public func exchange(for head: HTTPRequestHead) -> HTTPExchange { routes.exchange(for: head) }
+
+    public var profiles: [ReceiverProfile] { handlers.profiles }
 
     /// Starts sealing in the background (the first push runs at once).
     public func start() { for profile in profiles { profile.sealer?.start() } }
@@ -49,6 +46,22 @@ public final class Receiver: HTTPResponder {
     public func stopped() async {
         let profiles = profiles
         await Blocking.onOwnThread { for profile in profiles { profile.sealer?.stop() } }
+    }
+}
+
+/// What answers the receiver's routes: the profiles (one per person), who failed to authenticate
+/// lately, and when each phone was last noted.
+final class ReceiverHandlers: Sendable {
+    let profiles: [ReceiverProfile]
+    let configuration: ReceiverConfiguration
+    let failures: FailedAuthentications
+    /// When each phone's last use was written, so a read endpoint writes it at most once a minute.
+    private let touched = Mutex<[Int64: Double]>([:])
+
+    init(profiles: [ReceiverProfile], configuration: ReceiverConfiguration) {
+        self.profiles = profiles
+        self.configuration = configuration
+        failures = FailedAuthentications(limit: configuration.failedAuthenticationsPerMinute)
     }
 
     // MARK: Who is asking

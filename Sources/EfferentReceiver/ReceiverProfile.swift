@@ -1,7 +1,7 @@
 import EfferentCore
 import EfferentWriter
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// One person's archive as a receiver serves it: their writer (store, keys, the service client),
 /// the user ID their phones send, the paired tokens, and when their changed days are sealed.

@@ -12,36 +12,36 @@ import Foundation
 /// One thread of its own per writer; a push takes the writer's turn (`WriterContext.push`), so
 /// it never overlaps an `efferent push` in this process, and the store's marks keep a batch
 /// committed during a push for the next one.
-final class SealScheduler: @unchecked Sendable {
+final class SealScheduler: Sendable {
+    private struct State {
+        var lastChange: Date?
+        var firstChange: Date?
+        var nextRun: Date
+        var retryDelay: Double
+        var stopped = false
+        var started = false
+    }
+
     private let context: WriterContext
     private let configuration: ReceiverConfiguration
-    private let condition = NSCondition()
-    private var lastChange: Date?
-    private var firstChange: Date?
-    private var nextRun: Date
-    private var retryDelay: Double
-    private var stopped = false
-    private var thread: Thread?
+    private let state: Monitor<State>
     private let finished = DispatchSemaphore(value: 0)
-    /// Pushes finished (tests and the bench wait on the store, not on this).
-    private(set) var runs = 0
 
     init(context: WriterContext, configuration: ReceiverConfiguration) {
         self.context = context
         self.configuration = configuration
         // The first run comes at once: days a previous run left marked go now.
-        nextRun = configuration.clock()
-        retryDelay = max(configuration.debounceSeconds, 1)
+        state = Monitor(State(nextRun: configuration.clock(), retryDelay: max(configuration.debounceSeconds, 1)))
     }
 
     /// A batch changed days: sealing waits for the debounce to pass without another.
     func changed() {
-        condition.withLock {
-            let now = configuration.clock()
-            lastChange = now
-            if firstChange == nil { firstChange = now }
-            condition.signal()
+        let now = configuration.clock()
+        state.withLock { state in
+            state.lastChange = now
+            if state.firstChange == nil { state.firstChange = now }
         }
+        state.signal()
     }
 
     func start() {
@@ -50,49 +50,49 @@ final class SealScheduler: @unchecked Sendable {
             finished.signal()
         }
         thread.name = "efferent.receive.seal"
-        self.thread = thread
+        state.withLock { $0.started = true }
         thread.start()
     }
 
     /// Stops after any push under way; days still marked go with the next start's first push.
     func stop() {
-        let running = condition.withLock {
-            stopped = true
-            condition.signal()
-            return thread != nil
+        let running = state.withLock { state in
+            state.stopped = true
+            return state.started
         }
+        state.signal()
         if running { finished.wait() }
     }
 
     private func loop() {
-        condition.lock()
-        while !stopped {
-            let now = configuration.clock()
-            var due = nextRun
-            if let last = lastChange, let first = firstChange {
-                due = min(due, last.addingTimeInterval(configuration.debounceSeconds), first.addingTimeInterval(configuration.longestWaitSeconds))
+        while true {
+            // Sleep until the next push is due (or a batch moves it, or stop); false means stopped.
+            let due = state.wait { [configuration] state -> Monitor<State>.Step<Bool> in
+                guard !state.stopped else { return .done(false) }
+                var due = state.nextRun
+                if let last = state.lastChange, let first = state.firstChange {
+                    due = min(due, last.addingTimeInterval(configuration.debounceSeconds),
+                              first.addingTimeInterval(configuration.longestWaitSeconds))
+                }
+                guard configuration.clock() >= due else { return .sleep(until: due) }
+                // Batches from here on mark their days again and bring another push.
+                state.lastChange = nil
+                state.firstChange = nil
+                return .done(true)
             }
-            guard now >= due else {
-                _ = condition.wait(until: due)
-                continue
-            }
-            // Batches from here on mark their days again and bring another push.
-            lastChange = nil
-            firstChange = nil
-            condition.unlock()
+            guard due else { return }
             let succeeded = push()
-            condition.lock()
-            runs += 1
-            if succeeded {
-                retryDelay = max(configuration.debounceSeconds, 1)
-                nextRun = configuration.clock().addingTimeInterval(configuration.checkIntervalSeconds)
-            } else {
-                // The archive away: the days stay marked; try again sooner than the next check, backing off.
-                nextRun = configuration.clock().addingTimeInterval(min(retryDelay, configuration.checkIntervalSeconds))
-                retryDelay = min(retryDelay * 2, configuration.checkIntervalSeconds)
+            state.withLock { [configuration] state in
+                if succeeded {
+                    state.retryDelay = max(configuration.debounceSeconds, 1)
+                    state.nextRun = configuration.clock().addingTimeInterval(configuration.checkIntervalSeconds)
+                } else {
+                    // The archive away: the days stay marked; try again sooner than the next check, backing off.
+                    state.nextRun = configuration.clock().addingTimeInterval(min(state.retryDelay, configuration.checkIntervalSeconds))
+                    state.retryDelay = min(state.retryDelay * 2, configuration.checkIntervalSeconds)
+                }
             }
         }
-        condition.unlock()
     }
 
     /// One push (edits first), logged as one line; false when it could not finish.

@@ -4,7 +4,7 @@ import Foundation
 /// A schema of its own in the throwaway PostgreSQL cluster that `scripts/test` starts (named by
 /// `EFFERENT_TEST_POSTGRES_URL`), so tests running side by side never see each other's rows.
 /// Dropped with everything in it when the value goes.
-public final class PostgresTestDatabase: @unchecked Sendable {
+public final class PostgresTestDatabase: Sendable {
     /// The cluster's URL, or `nil` where none was started (plain `swift test`).
     public static var clusterURL: String? {
         ProcessInfo.processInfo.environment["EFFERENT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }

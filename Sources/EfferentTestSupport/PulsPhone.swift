@@ -1,10 +1,11 @@
+import EfferentSystem
 import Foundation
 
 /// A stand-in for the PulsHealth app (Puls Sync Protocol v1 §2, §8): posts batches to a receiver
 /// on loopback over one keep-alive connection, gzip and the app's headers included, and retries
 /// 5xx and 429 answers as the app does — here at once, since a test waits on nothing. One phone
 /// posts from one task at a time; what it counts may be read from any.
-public final class PulsPhone: @unchecked Sendable {
+public final class PulsPhone: Sendable {
     public struct Answer: Sendable {
         public let status: Int
         public let body: String
@@ -20,11 +21,11 @@ public final class PulsPhone: @unchecked Sendable {
     public let port: Int
     public let token: String
     public let user: String?
-    private var connection: RawHTTPConnection?
-    private let lock = NSLock()
-    private var retriedCounts: [Int: Int] = [:]
+    /// The keep-alive connection, held for a whole exchange (one post at a time).
+    private let connection = Mutex<RawHTTPConnection?>(nil)
+    private let retriedCounts = Mutex<[Int: Int]>([:])
     /// Answers that were retried (5xx, 429), by status.
-    public var retried: [Int: Int] { lock.withLock { retriedCounts } }
+    public var retried: [Int: Int] { retriedCounts.withLock { $0 } }
 
     public init(port: Int, token: String, user: String?) {
         self.port = port
@@ -55,7 +56,7 @@ public final class PulsPhone: @unchecked Sendable {
         var answer = try post(ndjson)
         var left = attempts - 1
         while left > 0, answer.status >= 500 || answer.status == 429 {
-            lock.withLock { retriedCounts[answer.status, default: 0] += 1 }
+            retriedCounts.withLock { $0[answer.status, default: 0] += 1 }
             if held?() != true { left -= 1 }
             answer = try post(ndjson)
         }
@@ -74,9 +75,16 @@ public final class PulsPhone: @unchecked Sendable {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
+        let port = port
+        return try connection.withLock { connection in
+            try Self.exchange(Array(head.utf8) + body, port: port, over: &connection)
+        }
+    }
+
+    private static func exchange(_ request: [UInt8], port: Int, over connection: inout RawHTTPConnection?) throws -> Answer {
         for attempt in 0..<2 {
             if connection == nil { connection = try RawHTTPConnection(port: port) }
-            connection!.send(Array(head.utf8) + body)
+            connection!.send(request)
             do {
                 let response = try connection!.readResponse()
                 if response.headers["connection"]?.lowercased() == "close" { connection = nil }

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,9 +7,9 @@ import Glibc
 /// A loopback HTTP server that answers every request by running a script over the raw socket:
 /// for tests of a client facing a hostile or broken service (an answer declaring a gigabyte, a
 /// body that drips a byte a second, a connection cut midway). One thread per connection.
-public final class ScriptedHTTPServer: @unchecked Sendable {
+public final class ScriptedHTTPServer: Sendable {
     /// Writes raw bytes to the client; false once the client has gone.
-    public struct Connection {
+    public struct Connection: Sendable {
         let descriptor: Int32
 
         @discardableResult
@@ -30,11 +31,10 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let stopped = StopFlag()
 
-    final class StopFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
+    final class StopFlag: Sendable {
+        private let value = Atomic(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
 
     /// `script` gets each request's head (request line and headers) and answers it.

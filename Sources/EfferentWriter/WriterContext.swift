@@ -1,7 +1,7 @@
 import EfferentClient
 import EfferentCore
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// The writer as a library: a profile's settings and keys, its source store and the service
 /// client, shared by every writer command and by servers that run for days (a receiver taking

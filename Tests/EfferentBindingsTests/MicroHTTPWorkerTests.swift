@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import EfferentSystem
 import Testing
 import EfferentMicroHTTPD
 import EfferentTestSupport

@@ -13,14 +13,15 @@ import Testing
         func take(_ bytes: [UInt8]) throws {}
     }
 
-    static func daemon(budget: Int) throws -> (HTTPDaemon, Router) {
+    static func daemon(budget: Int) throws -> (HTTPDaemon, RoutedResponder) {
         let router = Router(configuration: Router.Configuration(bodyBudgetBytes: budget))
         router.put("/keep", body: BodyLimit(bytes: 4 << 20)) { request, _ in
             HTTPResponse(status: 200, body: Array("kept \(request.body.count)".utf8))
         }
         router.on("POST", "/inflate", body: BodyLimit(bytes: 1 << 20, gzip: .init(inflatedBytes: 64 << 20)),
                   sink: { _, _ in Discard() }) { _, _, _ in HTTPResponse(status: 200, body: Array("inflated".utf8)) }
-        return (try HTTPDaemon(configuration: .init(port: 0), responder: router), router)
+        let responder = router.responder()
+        return (try HTTPDaemon(configuration: .init(port: 0), responder: responder), responder)
     }
 
     /// Waits (a failure bound, not a pace) until `condition` holds.

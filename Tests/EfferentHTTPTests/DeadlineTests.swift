@@ -15,7 +15,7 @@ import Glibc
         let router = Router(configuration: Router.Configuration(trustProxy: trustProxy, requestsPerClient: perClient))
         TestServer.addRoutes(to: router)
         let daemon = try HTTPDaemon(configuration: .init(port: 0, connectionsPerAddress: trustProxy ? 0 : 32, headTimeoutSeconds: head,
-                                                         minimumBodyBytesPerSecond: 1000, bodyGraceSeconds: grace), responder: router)
+                                                         minimumBodyBytesPerSecond: 1000, bodyGraceSeconds: grace), responder: router.responder())
         return (daemon, router)
     }
 

@@ -19,7 +19,7 @@ import Testing
             headIn.signal()
             return Counting()
         }) { _, _, sink in HTTPResponse(status: 200, body: Array("held \(sink.count)".utf8)) }
-        let daemon = try HTTPDaemon(configuration: .init(port: 0, connectionLimit: 64, connectionsPerAddress: 32), responder: router)
+        let daemon = try HTTPDaemon(configuration: .init(port: 0, connectionLimit: 64, connectionsPerAddress: 32), responder: router.responder())
         defer { daemon.stop() }
         #expect(daemon.connectionLimit == 64)
         // A request whose head is in and whose body is still to come holds its place throughout.

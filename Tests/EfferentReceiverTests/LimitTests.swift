@@ -67,7 +67,7 @@ import Testing
         let limits = PulsLimits()
         #expect(limits.inflatedBytes == 128 << 20 && limits.lineBytes == 4 << 20 && limits.linesPerKind == 100_000)
         #expect(limits.linesPerBatch == 200_000 && limits.pointsPerLine == 4_000 && limits.pointsPerBatch == 100_000)
-        #expect(Receiver.bodyBytes == 256 << 20)
+        #expect(ReceiverHandlers.bodyBytes == 256 << 20)
     }
 
     /// Another process holds the writer's store (an `efferent import` in its transaction): the batch

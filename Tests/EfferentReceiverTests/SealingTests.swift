@@ -5,7 +5,7 @@ import EfferentSQLite
 import EfferentTestSupport
 @testable import EfferentWriter
 import Foundation
-import Synchronization
+import EfferentSystem
 import Testing
 
 /// The receiver seals and uploads by itself: a phone's batches reach the archive once they stop

@@ -30,8 +30,8 @@ import Testing
         let plain = ArchiveService(store: store, configuration: ServiceConfiguration(trustProxy: false, log: nil))
         let request = HTTPRequest(method: "GET", target: "/health", headers: ["x-forwarded-for": "198.51.100.7, 203.0.113.9"],
                                   clientAddress: "127.0.0.1")
-        #expect(trusting.clientAddress(request) == "203.0.113.9")
-        #expect(plain.clientAddress(request) == "127.0.0.1")
+        #expect(trusting.handlers.clientAddress(request) == "203.0.113.9")
+        #expect(plain.handlers.clientAddress(request) == "127.0.0.1")
     }
 
     @Test(arguments: ServiceKind.allCases)

@@ -3,7 +3,7 @@ import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport
 import Foundation
-import Synchronization
+import EfferentSystem
 import Testing
 
 /// The operator's commands through the real binary: they refuse a folder with no archive store

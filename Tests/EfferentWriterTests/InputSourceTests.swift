@@ -39,13 +39,13 @@ import Testing
             let body = try gzipped(Array(try Data(contentsOf: file)))
             let status: Int
             if overLoopback {
-                let daemon = try HTTPDaemon(configuration: .init(port: 0), responder: router)
+                let daemon = try HTTPDaemon(configuration: .init(port: 0), responder: router.responder())
                 defer { daemon.stop() }
                 let connection = try RawHTTPConnection(port: daemon.port)
                 connection.send(Array("POST /v1/batches HTTP/1.1\r\nHost: t\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
                 status = try connection.readResponse().status
             } else {
-                status = router.respond(to: HTTPRequest(method: "POST", target: "/v1/batches", headers: ["Content-Encoding": "gzip"], body: body)).status
+                status = router.responder().respond(to: HTTPRequest(method: "POST", target: "/v1/batches", headers: ["Content-Encoding": "gzip"], body: body)).status
             }
             #expect(status == 200)
             #expect(received.records == imported.records, "\(file.lastPathComponent): the same records from the body as from the file")

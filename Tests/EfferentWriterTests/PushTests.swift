@@ -3,7 +3,7 @@ import EfferentCore
 @testable import EfferentServer
 @testable import EfferentWriter
 import Foundation
-import Synchronization
+import EfferentSystem
 import Testing
 
 /// The writer end to end against the real service: days built, sealed, sent, read back through

@@ -1,6 +1,6 @@
 internal import CCurl
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// One HTTP exchange performed by libcurl (https://curl.se/libcurl/c/libcurl-easy.html), with the
 /// limits a client of an untrusted service needs, each enforced by libcurl as the bytes move: a

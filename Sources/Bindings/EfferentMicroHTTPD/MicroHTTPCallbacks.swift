@@ -1,6 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// One request's state between libmicrohttpd's calls, kept in its `con_cls`. Touched on the
 /// connection's poll thread only, except `handoff`, which a worker fills.

@@ -1,6 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// An HTTP/1.1 server on libmicrohttpd (https://www.gnu.org/software/libmicrohttpd/manual/).
 ///

@@ -1,6 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
-import Synchronization
+import EfferentSystem
 
 func queue(_ reply: MicroHTTPReply, on connection: OpaquePointer, context: DaemonContext) -> MHD_Result {
     if let result = queueIfWhole(reply, on: connection, context: context) { return result }

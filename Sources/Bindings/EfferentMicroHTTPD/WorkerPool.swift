@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// The threads a daemon's blocking work runs on: answering a request (SQLite, fsync, sealing,
 /// reading a mirror), taking a body piece a route's sink parses or inflates, producing the next

@@ -5,7 +5,7 @@ import EfferentCore
 /// day that names none), so a time axis labels every instant in its own day's zone, as the
 /// answers cut days — a trip abroad shows its local times, and the days around a clock change
 /// their own offsets.
-public struct ZoneTimeline: @unchecked Sendable {
+public struct ZoneTimeline: Sendable {
     private let byDay: [CalendarDay: String]
     private let fallback: String
     private let calendars: [String: ZoneCalendar]

@@ -1,7 +1,7 @@
 import EfferentClient
 import EfferentCore
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// The reader's local copy of the archive (§10.2): `mirror.json` records, for each mirrored day, the
 /// upload time the listing gave when it was fetched; `days/<day>.json` holds the day's opened body

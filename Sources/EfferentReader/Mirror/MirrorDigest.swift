@@ -1,5 +1,5 @@
 import EfferentCore
-import Synchronization
+import EfferentSystem
 
 /// What every mirrored day holds, metric by metric, kept in memory beside the mirror: each
 /// metric's events, units and buckets, its day total, and its readings summarised per local day.

@@ -1,7 +1,6 @@
 import EfferentClient
 import EfferentCore
 import EfferentSystem
-import Synchronization
 
 /// What the mirror holds, per day and metric, kept on disk beside the days (`index.bin`): each
 /// metric's events, units and buckets, its day total, its readings summarised per local day with

@@ -1,7 +1,7 @@
 import EfferentCore
 
 /// Events straight from the mirror's files, for answers offline (`query`, the MCP tools).
-public struct MirrorSource: EventSource {
+public struct MirrorSource: EventSource, Sendable {
     public let mirror: Mirror
 
     public init(mirror: Mirror) { self.mirror = mirror }

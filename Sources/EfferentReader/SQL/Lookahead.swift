@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// Items `0..<count` made one ahead on a thread of their own: while the caller works on item i,
@@ -8,9 +9,9 @@ import Foundation
 /// and the cooperative pool has as many threads as cores, so waiting there could starve the work
 /// it waits for.
 final class Lookahead<Item: Sendable> {
-    /// Where the making thread leaves its item; read only after `done` is signalled.
-    private final class Slot: @unchecked Sendable {
-        var result: Result<Item, any Error>?
+    /// Where the making thread leaves its item; read once `done` is signalled.
+    private final class Slot: Sendable {
+        let result = Mutex<Result<Item, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
     }
 
@@ -33,7 +34,8 @@ final class Lookahead<Item: Sendable> {
         guard index < count else { return nil }
         let slot = Slot(), make = make
         let thread = Thread {
-            slot.result = Result { try make(index) }
+            let made = Result { try make(index) }
+            slot.result.withLock { $0 = made }
             slot.done.signal()
         }
         // Decoding a day recurses through its JSON; give it the main thread's stack, not a secondary thread's default.
@@ -49,6 +51,6 @@ final class Lookahead<Item: Sendable> {
         pending = nil
         index += 1
         pending = start(index)
-        return try slot.result!.get()
+        return try slot.result.withLock { $0 }!.get()
     }
 }

@@ -3,7 +3,7 @@ import EfferentHTTP
 import Foundation
 
 /// The edit queue (§8): an agent posts sealed edits, the writer fetches and answers them.
-extension ArchiveService {
+extension ArchiveHandlers {
     /// `POST /b/<b>/edits`: a sealed edit signed by the registered editor key.
     func postEdit(_ id: BucketID, _ request: HTTPRequest) throws -> HTTPResponse {
         try rateLimit(.edits, request)

@@ -3,7 +3,7 @@ import EfferentHTTP
 import Foundation
 
 /// Listings, days, ranges and stats: closed by a signed read once a read key exists (§6, §7).
-extension ArchiveService {
+extension ArchiveHandlers {
     /// Once the bucket has a read key, only reads signed with it are answered; before that the
     /// headers are ignored (so readers always sign).
     func authorizeRead(_ id: BucketID, _ request: HTTPRequest) throws {

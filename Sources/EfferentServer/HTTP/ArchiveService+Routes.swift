@@ -3,7 +3,7 @@ import EfferentHTTP
 
 /// Every route of protocol §6–§8 with its handler and body ceiling (§6). Bucket ids, days and
 /// edit names are parsed while the path is matched, so a handler only ever sees valid ones.
-extension ArchiveService {
+extension ArchiveHandlers {
     func addRoutes(to router: Router) {
         router.parameter("bucket") { text in
             guard let id = try? BucketID(text) else { throw ServiceError.malformedBucket }
@@ -19,33 +19,33 @@ extension ArchiveService {
         }
 
         router.get("/health") { _, _ in Self.json(200, .object(["ok": .bool(true)])) }
-        router.put("/b/:bucket") { [unowned self] request, p in try claim(p.get("bucket"), request) }
-        router.get("/b/:bucket/days") { [unowned self] request, p in try listing(p.get("bucket"), request) }
+        router.put("/b/:bucket") { [self] request, p in try claim(p.get("bucket"), request) }
+        router.get("/b/:bucket/days") { [self] request, p in try listing(p.get("bucket"), request) }
         router.put("/b/:bucket/days", body: BodyLimit(bytes: ProtocolLimits.maxRequestBytes,
                                                       refusal: ServiceError(413, "a request may carry at most 5 MiB; send fewer days in each"))) {
-            [unowned self] request, p in try upload(p.get("bucket"), request)
+            [self] request, p in try upload(p.get("bucket"), request)
         }
-        router.get("/b/:bucket/d/:day") { [unowned self] request, p in try oneDay(p.get("bucket"), p.get("day"), request) }
-        router.get("/b/:bucket/d") { [unowned self] request, p in try range(p.get("bucket"), request) }
-        router.get("/b/:bucket/stats") { [unowned self] _, p in try stats(p.get("bucket")) }
-        router.put("/b/:bucket/editor") { [unowned self] request, p in try register(.editor, p.get("bucket"), request) }
-        router.put("/b/:bucket/reader") { [unowned self] request, p in try register(.reader, p.get("bucket"), request) }
+        router.get("/b/:bucket/d/:day") { [self] request, p in try oneDay(p.get("bucket"), p.get("day"), request) }
+        router.get("/b/:bucket/d") { [self] request, p in try range(p.get("bucket"), request) }
+        router.get("/b/:bucket/stats") { [self] _, p in try stats(p.get("bucket")) }
+        router.put("/b/:bucket/editor") { [self] request, p in try register(.editor, p.get("bucket"), request) }
+        router.put("/b/:bucket/reader") { [self] request, p in try register(.reader, p.get("bucket"), request) }
         for method in ["PUT", "DELETE"] {
             router.on(method, "/b/:bucket/device") { _, _ in
                 throw ServiceError(501, "this service sends no push notifications: writers collect edits each time they run")
             }
         }
-        router.get("/b/:bucket/edits") { [unowned self] request, p in try listEdits(p.get("bucket"), request) }
+        router.get("/b/:bucket/edits") { [self] request, p in try listEdits(p.get("bucket"), request) }
         router.post("/b/:bucket/edits", body: BodyLimit(bytes: ProtocolLimits.maxEditBytes,
                                                         refusal: ServiceError(413, "an edit may be at most 256 KiB; send fewer items in each"))) {
-            [unowned self] request, p in try postEdit(p.get("bucket"), request)
+            [self] request, p in try postEdit(p.get("bucket"), request)
         }
-        router.get("/b/:bucket/e/:name") { [unowned self] request, p in try fetchEdit(p.get("bucket"), p.get("name"), request) }
+        router.get("/b/:bucket/e/:name") { [self] request, p in try fetchEdit(p.get("bucket"), p.get("name"), request) }
         router.put("/b/:bucket/e/:name/outcome", body: BodyLimit(bytes: ProtocolLimits.maxOutcomeBytes,
                                                                  refusal: ServiceError(413, "an outcome may be at most 64 KiB"))) {
-            [unowned self] request, p in try answerEdit(p.get("bucket"), p.get("name"), request)
+            [self] request, p in try answerEdit(p.get("bucket"), p.get("name"), request)
         }
-        router.get("/b/:bucket/o/:name") { [unowned self] request, p in try outcome(p.get("bucket"), p.get("name"), request) }
-        router.post("/mcp/b/:bucket", body: BodyLimit(bytes: 1024 * 1024)) { [unowned self] request, p in try mcp(p.get("bucket"), request) }
+        router.get("/b/:bucket/o/:name") { [self] request, p in try outcome(p.get("bucket"), p.get("name"), request) }
+        router.post("/mcp/b/:bucket", body: BodyLimit(bytes: 1024 * 1024)) { [self] request, p in try mcp(p.get("bucket"), request) }
     }
 }

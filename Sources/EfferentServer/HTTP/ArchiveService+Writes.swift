@@ -4,7 +4,7 @@ import EfferentHTTP
 import Foundation
 
 /// Claims, uploads and key registrations: everything the writer key signs (§5, §6).
-extension ArchiveService {
+extension ArchiveHandlers {
     /// `PUT /b/<b>`: the first correctly signed claim keeps the bucket (decision A.2 admits it).
     func claim(_ id: BucketID, _ request: HTTPRequest) throws -> HTTPResponse {
         try rateLimit(.claims, request)

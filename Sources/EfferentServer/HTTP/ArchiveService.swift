@@ -6,23 +6,40 @@ import Foundation
 /// bodies within each route's ceiling, renders refusals and logs one line per request. It holds
 /// no state of its own; the store holds it all, request counts for the rate limits included.
 public final class ArchiveService: HTTPResponder {
+    let handlers: ArchiveHandlers
+    /// The route table, frozen once the routes are registered.
+    private let routes: RoutedResponder
+
+    public init(store: any ArchiveStore, configuration: ServiceConfiguration = ServiceConfiguration()) {
+        handlers = ArchiveHandlers(store: store, configuration: configuration)
+        // A database out of reach is worth a retry: 503 with Retry-After, not a 500.
+        let router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy, recover: { error in
+            (error as? StoreError)?.isUnavailable == true ? ServiceError.storeUnavailable : nil
+        }, requestsPerClient: configuration.requestsPerClient, bodyBudgetBytes: configuration.bodyBudgetBytes))
+        handlers.addRoutes(to: router)
+        routes = router.responder()
+    }
+
+    public func exchange(for head: HTTPRequestHead) -> HTTPExchange { routes.exchange(for: head) }
+
+    public var store: any ArchiveStore { handlers.store }
+    public var configuration: ServiceConfiguration { handlers.configuration }
+
+    public static func jsonString(_ text: String) -> String { AccessLog.jsonString(text) }
+}
+
+/// What answers each route: the store, the configuration and the rate limits, shared by every
+/// handler the route table holds.
+final class ArchiveHandlers: Sendable {
     let store: any ArchiveStore
     let configuration: ServiceConfiguration
     let limiter: RateLimiter?
-    private let router: Router
 
-    public init(store: any ArchiveStore, configuration: ServiceConfiguration = ServiceConfiguration()) {
+    init(store: any ArchiveStore, configuration: ServiceConfiguration) {
         self.store = store
         self.configuration = configuration
         self.limiter = configuration.rateLimits.map { RateLimiter(limits: $0, counter: store.requestCounter) }
-        // A database out of reach is worth a retry: 503 with Retry-After, not a 500.
-        router = Router(configuration: Router.Configuration(log: configuration.log, trustProxy: configuration.trustProxy, recover: { error in
-            (error as? StoreError)?.isUnavailable == true ? ServiceError.storeUnavailable : nil
-        }, requestsPerClient: configuration.requestsPerClient, bodyBudgetBytes: configuration.bodyBudgetBytes))
-        addRoutes(to: router)
     }
-
-    public func exchange(for head: HTTPRequestHead) -> HTTPExchange { router.exchange(for: head) }
 
     // MARK: Shared pieces
 
@@ -55,5 +72,5 @@ public final class ArchiveService: HTTPResponder {
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 
-    public static func jsonString(_ text: String) -> String { AccessLog.jsonString(text) }
+    static func jsonString(_ text: String) -> String { AccessLog.jsonString(text) }
 }

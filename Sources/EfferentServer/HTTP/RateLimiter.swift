@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// Counts requests per client address and class in one-minute windows. Where the counts live is
 /// the store's choice: in this process's memory for SQLite (one service is one process), in the

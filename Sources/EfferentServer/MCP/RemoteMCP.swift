@@ -4,7 +4,7 @@ import Foundation
 
 /// The keyless remote MCP endpoint `POST /mcp/b/<bucket>` (§6): JSON-RPC 2.0 over streamable HTTP,
 /// answered as plain JSON. It hands out only what the service holds: sealed bytes and sizes.
-extension ArchiveService {
+extension ArchiveHandlers {
     static let mcpProtocolVersions = ["2025-06-18", "2025-03-26", "2024-11-05"]
     static let mcpInstructions = "This endpoint holds only sealed days and answers no health question itself. Call setup_guide: it hands "
         + "out a reader script for an agent with a shell, and says how to run `efferent mcp` locally, which answers everything. "

@@ -1,5 +1,6 @@
 import EfferentSQLite
 import EfferentPostgres
+import EfferentSystem
 import EfferentCore
 import Foundation
 

@@ -2,7 +2,6 @@ import EfferentSQLite
 import EfferentSystem
 import EfferentCore
 import Foundation
-import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode (https://sqlite.org/wal.html).
 ///

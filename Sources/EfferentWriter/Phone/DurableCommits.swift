@@ -9,41 +9,44 @@ import Foundation
 /// (Puls Sync Protocol §6), so the receiver flushes the log before it answers. One flush covers
 /// every commit written before it began, so four phones' batches committed together wait for one
 /// flush, not four in a row.
-public final class DurableCommits: @unchecked Sendable {
+public final class DurableCommits: Sendable {
+    private struct State {
+        /// Commits announced, and the highest of them a finished flush covers.
+        var announced: UInt64 = 0
+        var flushed: UInt64 = 0
+        var flushing = false
+    }
+
     private let log: String
-    private let condition = NSCondition()
-    /// Commits announced, and the highest of them a finished flush covers.
-    private var announced: UInt64 = 0
-    private var flushed: UInt64 = 0
-    private var flushing = false
+    private let state = Monitor(State())
 
     /// `database` is the SQLite file; its log is `database-wal`.
     public init(database: String) { log = database + "-wal" }
 
     /// Returns once everything committed before the call is on the disk.
     public func flush() throws {
-        condition.lock()
-        announced += 1
-        let mine = announced
-        while flushed < mine {
-            if flushing {
-                condition.wait()
-                continue
+        let mine = state.withLock { state in
+            state.announced += 1
+            return state.announced
+        }
+        while true {
+            // Done when a finished flush covers this commit; else flush, unless one is under way
+            // (sleep until it ends and look again: it may have begun before this commit).
+            let covering: UInt64? = state.wait { state in
+                if state.flushed >= mine { return .done(nil) }
+                if state.flushing { return .sleep(until: nil) }
+                state.flushing = true
+                return .done(state.announced)
             }
-            flushing = true
-            let covering = announced
-            condition.unlock()
+            guard let covering else { return }
             var failure: (any Error)?
             do { try FileDurability.synchronize(log) } catch { failure = error }
-            condition.lock()
-            flushing = false
-            if failure == nil { flushed = max(flushed, covering) }
-            condition.broadcast()
-            if let failure {
-                condition.unlock()
-                throw failure
+            state.withLock { state in
+                state.flushing = false
+                if failure == nil { state.flushed = max(state.flushed, covering) }
             }
+            state.broadcast()
+            if let failure { throw failure }
         }
-        condition.unlock()
     }
 }

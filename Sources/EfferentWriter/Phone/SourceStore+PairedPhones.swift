@@ -1,5 +1,6 @@
 import EfferentCrypto
 import EfferentSQLite
+import EfferentSystem
 import EfferentCore
 import Foundation
 
@@ -89,16 +90,15 @@ extension SourceStore {
 
 /// The paired tokens as a receiver checks them, on a connection of their own: a request's
 /// authentication never waits for another batch's transaction (WAL readers do not block).
-public final class PhoneTokens: @unchecked Sendable {
-    private let db: SQLiteConnection
-    private let lock = NSLock()
+public final class PhoneTokens: Sendable {
+    private let db: Mutex<SQLiteConnection>
 
-    public init(path: String) throws { db = try SQLiteConnection(path: path) }
+    public init(path: String) throws { db = Mutex(try SQLiteConnection(path: path)) }
 
     /// The phone whose token hashes to `hash`, unless revoked. A lookup by hash compares nothing
     /// secret byte by byte (the protocol's "by hash lookup", §2.2).
     public func phone(hash: [UInt8]) throws -> Int64? {
-        try lock.withLock {
+        try db.withLock { db in
             try db.statement("SELECT id FROM phone_token WHERE hash = ? AND revoked IS NULL").first([.blob(hash)]) { $0.int64(0) }
         }
     }

@@ -2,7 +2,7 @@ import EfferentSQLite
 import EfferentClient
 import EfferentCore
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// One import run streaming into the source store: records are mapped, given their identity
 /// (decision A.6) and their day, and written in transactions of twenty thousand, each carrying the

@@ -1,7 +1,7 @@
 import EfferentCompression
 import EfferentTestSupport
 import Foundation
-import Synchronization
+import EfferentSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@ import EfferentClient
 import EfferentCore
 import EfferentTestSupport
 import Foundation
-import Synchronization
+import EfferentSystem
 #if canImport(Glibc)
 import Glibc
 #endif

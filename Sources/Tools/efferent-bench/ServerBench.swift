@@ -1,6 +1,7 @@
 import CBenchFloor
 import EfferentCompression
 import EfferentCore
+import EfferentSystem
 import EfferentTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
@@ -130,13 +131,16 @@ enum ServerBench {
 }
 
 /// One writer uploading month frames in a loop on a thread of its own, until stopped.
-final class UploadLoop: @unchecked Sendable {
+final class UploadLoop: Sendable {
+    private struct Progress {
+        var running = true
+        var count = 0
+    }
+
     let writer: BenchWriter
     let frames: [[Frame.Day]]
     let port: Int
-    private let lock = NSLock()
-    private var running = true
-    private var count = 0
+    private let progress = Mutex(Progress())
     private let done = DispatchSemaphore(value: 0)
 
     init(writer: BenchWriter, frames: [[Frame.Day]], port: Int) {
@@ -148,9 +152,9 @@ final class UploadLoop: @unchecked Sendable {
     func start() {
         Thread {
             var index = 0
-            while self.lock.withLock({ self.running }) {
+            while self.progress.withLock({ $0.running }) {
                 if (try? self.writer.upload(self.frames[index % self.frames.count], port: self.port)) != nil {
-                    self.lock.withLock { self.count += 1 }
+                    self.progress.withLock { $0.count += 1 }
                 }
                 index += 1
             }
@@ -160,9 +164,9 @@ final class UploadLoop: @unchecked Sendable {
 
     /// Stops after the upload in flight; returns how many frames were stored.
     func stop() -> Int {
-        lock.withLock { running = false }
+        progress.withLock { $0.running = false }
         done.wait()
-        return lock.withLock { count }
+        return progress.withLock { $0.count }
     }
 }
 

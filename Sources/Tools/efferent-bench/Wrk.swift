@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import EfferentSystem
 
 /// Runs wrk (Debian's package) against a URL for a few seconds and reads its summary.
 struct Wrk {

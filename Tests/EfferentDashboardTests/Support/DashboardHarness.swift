@@ -91,7 +91,7 @@ final class DashboardHarness: @unchecked Sendable {
     func send(method: String, target: String, headers: [String: String], over transport: Transport) throws -> Answer {
         switch transport {
         case .inProcess:
-            let response = dashboard.router.respond(to: HTTPRequest(method: method, target: target, headers: headers))
+            let response = dashboard.responder().respond(to: HTTPRequest(method: method, target: target, headers: headers))
             return Answer(status: response.status, headers: Dictionary(response.headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a }),
                           body: String(decoding: try response.collectedBody(), as: UTF8.self))
         case .loopback:

@@ -20,8 +20,8 @@ struct Answer {
 }
 
 /// A router with one route per behaviour under test, its log lines kept, served both ways.
-final class TestServer: @unchecked Sendable {
-    let router: Router
+final class TestServer: Sendable {
+    let router: RoutedResponder
     let daemon: HTTPDaemon?
     let transport: Transport
     let log = LogLines()
@@ -29,12 +29,13 @@ final class TestServer: @unchecked Sendable {
     init(_ transport: Transport, trustProxy: Bool = false, tls: TLSCredentials? = nil,
          admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = []) throws {
         let lines = log
-        router = Router(configuration: Router.Configuration(log: { lines.append($0) }, trustProxy: trustProxy, recover: { error in
+        let router = Router(configuration: Router.Configuration(log: { lines.append($0) }, trustProxy: trustProxy, recover: { error in
             (error as? Unreachable) != nil ? HTTPError(503, "the database cannot be reached just now; try again shortly") : nil
         }, admit: admit, headers: headers))
         Self.addRoutes(to: router)
+        self.router = router.responder()
         self.transport = transport
-        daemon = transport == .loopback ? try HTTPDaemon(configuration: .init(port: 0, tls: tls), responder: router) : nil
+        daemon = transport == .loopback ? try HTTPDaemon(configuration: .init(port: 0, tls: tls), responder: self.router) : nil
     }
 
     deinit { daemon?.stop() }
