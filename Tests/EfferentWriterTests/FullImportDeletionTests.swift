@@ -28,8 +28,10 @@ import Testing
 
     /// Every stored row, every column, in rid order.
     func rows(_ store: SourceStore) throws -> [String] {
-        try store.db.statement("SELECT rid, id, metric, start, end, value, day, origin, seen FROM record ORDER BY rid")
-            .rows { row in (0..<9).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) }.joined(separator: "|") }
+        try store.serialized {
+            try store.db.statement("SELECT rid, id, metric, start, end, value, day, origin, seen FROM record ORDER BY rid")
+                .rows { row in (0..<9).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) }.joined(separator: "|") }
+        }
     }
 
     @Test func aReimportLeavesEveryRowAsItWasAndANewerExportStillRemovesWhatHealthDropped() throws {
@@ -52,9 +54,11 @@ import Testing
             #expect(third.removed == 1 && third.added == 0)
             let left = try rows(store)
             #expect(left.count == stored.count - 1)
-            #expect(try store.db.statement("SELECT count(*) FROM record WHERE start = ?")
-                .first([.integer(Int64(dropped.start))]) { $0.int64(0) } == 0)
-            #expect(try store.db.statement("SELECT count(*) FROM record WHERE metric = 'heartRate'").first { $0.int64(0) } == 2)
+            try store.serialized {
+                #expect(try store.db.statement("SELECT count(*) FROM record WHERE start = ?")
+                    .first([.integer(Int64(dropped.start))]) { $0.int64(0) } == 0)
+                #expect(try store.db.statement("SELECT count(*) FROM record WHERE metric = 'heartRate'").first { $0.int64(0) } == 2)
+            }
         }
     }
 
@@ -68,11 +72,13 @@ import Testing
             for record in records { try session.record(record) }
             try session.flush()
             // Another writer's row, inside the export's span of steps, after the run began.
-            try store.db.execute("""
-                INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
-                SELECT id + 1, metric, total, 'phone', start + 1, end + 1, value, unit, day, 0, 0 FROM record
-                WHERE metric = 'steps' ORDER BY rid LIMIT 1
-                """)
+            try store.serialized {
+                try store.db.execute("""
+                    INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
+                    SELECT id + 1, metric, total, 'phone', start + 1, end + 1, value, unit, day, 0, 0 FROM record
+                    WHERE metric = 'steps' ORDER BY rid LIMIT 1
+                    """)
+            }
             try session.finish()
             #expect(session.removed == 0)
             #expect(try store.recordCount() == records.count + 1)
@@ -91,20 +97,23 @@ import Testing
             let records = PushTests.records
             _ = try importing(records, into: store)
             // A row no export of this test holds, on top (a reading of a metric outside its spans).
-            try store.db.execute("""
-                INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
-                VALUES (42, 'bodyMass', 0, 'phone', 1717200000, 1717200000, 70, 'kg', '2024-06-01', 0, 0)
-                """)
-            let top = try #require(try store.db.statement("SELECT max(rid) FROM record").first { $0.int64(0) })
+            let top = try #require(try store.serialized {
+                try store.db.execute("""
+                    INSERT INTO record (id, metric, total, source, start, end, value, unit, day, origin, seen)
+                    VALUES (42, 'bodyMass', 0, 'phone', 1717200000, 1717200000, 70, 'kg', '2024-06-01', 0, 0)
+                    """)
+                return try store.db.statement("SELECT max(rid) FROM record").first { $0.int64(0) }
+            })
             let session = try store.beginImport(source: "test", format: "test", full: true)
             for record in records { try session.record(record) }
             try session.flush()
-            try store.db.execute("DELETE FROM record WHERE rid = \(top)")
+            try store.serialized { try store.db.execute("DELETE FROM record WHERE rid = \(top)") }
             let later = steps("2024-06-01 20:00:00", "2024-06-01 20:10:00", 55, source: "Alexandre's iPhone", device: "iPhone")
             try session.record(later)
             try session.finish()
             #expect(session.added == 1 && session.removed == 0)
-            #expect(try store.db.statement("SELECT rid FROM record WHERE value = 55").first { $0.int64(0) } == top, "the rid was given again")
+            #expect(try store.serialized { try store.db.statement("SELECT rid FROM record WHERE value = 55").first { $0.int64(0) } } == top,
+                    "the rid was given again")
             #expect(try store.recordCount() == records.count + 1)
         }
     }
@@ -132,14 +141,16 @@ import Testing
             let records = PushTests.records
             _ = try importing(records, into: store)
             let far = SeenRows.largest + 5
-            try store.db.execute("UPDATE record SET rid = rid + \(far) WHERE rid = (SELECT max(rid) FROM record)")
+            try store.serialized { try store.db.execute("UPDATE record SET rid = rid + \(far) WHERE rid = (SELECT max(rid) FROM record)") }
             var newer = records
             newer.remove(at: 2)
             let session = try importing(newer, into: store)
             #expect(session.removed == 1 && session.added == 0)
             #expect(try store.recordCount() == records.count - 1)
-            #expect(try store.db.statement("SELECT count(*) FROM record WHERE seen = ?").first([.integer(session.run)]) { $0.int64(0) }
-                == Int64(records.count - 1), "every row the run found was stamped")
+            let stamped = try store.serialized {
+                try store.db.statement("SELECT count(*) FROM record WHERE seen = ?").first([.integer(session.run)]) { $0.int64(0) }
+            }
+            #expect(stamped == Int64(records.count - 1), "every row the run found was stamped")
         }
     }
 

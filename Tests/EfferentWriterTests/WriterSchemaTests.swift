@@ -163,7 +163,7 @@ import Testing
         let store = try SourceStore(path: directory + "/old.sqlite", zone: zone)
         #expect(try pageSize(directory + "/old.sqlite") == 4096)
         _ = try store.beginImport(source: "test", format: "test", full: false)
-        #expect(try store.db.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } == 40_000_000 / 4096)
+        #expect(try store.serialized { try store.db.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } } == 40_000_000 / 4096)
         #expect(try store.recordCount() == 0)
         #expect(try old.statement("SELECT a FROM kept").first { $0.int64(0) } == 7)
     }

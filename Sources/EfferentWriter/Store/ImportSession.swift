@@ -12,7 +12,10 @@ import EfferentSystem
 /// Parsing and writing overlap: the reader's thread maps and hashes records while one writer
 /// thread commits the previous batch (at most two batches wait, so memory stays bounded). Each
 /// batch holds the store for its own transaction only.
-public final class ImportSession: ExportSink, @unchecked Sendable {
+///
+/// A session belongs to the thread that reads the input; what the writer thread touches is in
+/// its `BatchWriter`, which the compiler checks as `Sendable`.
+public final class ImportSession: ExportSink {
     let store: SourceStore
     public let run: Int64
     let full: Bool
@@ -20,7 +23,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     private var spans: [String: (first: Int64, last: Int64)] = [:]
     private var summaries: [ActivitySummaryRecord] = []
     public private(set) var seen = 0
-    public private(set) var added = 0
+    /// Records this run added (counted by the writer thread as it commits them).
+    public var added: Int { batches.written.withLock { $0.added } }
     public private(set) var removed = 0
     /// Records carried, by metric (decision A.9: the import names what it carried per kind).
     public var carried: [String: Int] {
@@ -46,22 +50,8 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     let holding: Bool
     /// Records read and kept so far (a holding session's lines own consecutive runs of them).
     var heldCount: Int { pending.count }
-    /// What a full export's run found already stored (made with its first batch's transaction);
-    /// nil before, and for a store too large to note in memory (its rows are stamped instead).
-    private var found: SeenRows?
-    private var foundMade = false
-    private let writer = DispatchQueue(label: "efferent.import.writer")
-    private let slots = DispatchSemaphore(value: 2)
-    /// Batches' buffers the writer thread is done with, for the reader's thread to empty and fill
-    /// again: emptying one (releasing each record's strings) is the reader's work then, not the
-    /// writer's, which is the slower of the two on a zip's route fixes; and no batch allocates
-    /// (and faults in) a fresh buffer of twenty thousand entries. A buffer is made only when none
-    /// is spare, so there are never more than three: the one filling and two being written.
-    private var spares: [[Pending]] = []
-    private let spareLock = NSLock()
-    private let inFlight = DispatchGroup()
-    /// The writer thread's first failure: set there, read on the reader's thread (issue 31's race).
-    private let failure = Mutex<(any Error)?>(nil)
+    /// The writer thread and what it keeps.
+    private let batches: BatchWriter
 
     struct Pending {
         let id: Int64
@@ -82,6 +72,7 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         self.run = run
         self.full = full
         self.holding = holding
+        batches = BatchWriter(store: store, run: run, full: full)
         // The first batch fills its buffer without growing it (the next ones are reserved by `submit`).
         if !holding { pending.reserveCapacity(Self.batch) }
     }
@@ -197,35 +188,14 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
 
     /// Hands the buffered batch to the writer thread; throws the writer's first failure.
     func submit() throws {
-        if let failure = failure.withLock({ $0 }) { throw failure }
+        try batches.throwFailure()
         guard !holding, !pending.isEmpty || !summaries.isEmpty else { return }
-        // The batch moves into a box the writer empties, so that once written its buffer has one
-        // owner again, and the spare can be reused in place rather than copied.
-        let batch = Batch(pending), summaries = self.summaries
+        let summaries = self.summaries
         self.summaries = []
-        slots.wait()
-        spareLock.lock()
-        let reused = spares.popLast()
-        spareLock.unlock()
-        if var reused {
-            reused.removeAll(keepingCapacity: true)
-            pending = reused
-        } else {
-            pending = []
-            pending.reserveCapacity(Self.batch)
-        }
-        inFlight.enter()
-        writer.async { [self] in
-            let records = batch.take()
-            if failure.withLock({ $0 == nil }) {
-                do { try write(records, summaries) } catch { failure.withLock { $0 = $0 ?? error } }
-            }
-            spareLock.lock()
-            spares.append(consume records)
-            spareLock.unlock()
-            slots.signal()
-            inFlight.leave()
-        }
+        var next = batches.spare() ?? []
+        next.reserveCapacity(Self.batch)
+        swap(&next, &pending)
+        batches.submit(next, summaries)
     }
 
     /// Whether `seconds` is an instant of the years 0001 to 9999.
@@ -248,35 +218,13 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     /// Writes everything buffered and waits until it is committed.
     public func flush() throws {
         try submit()
-        inFlight.wait()
-        if let failure = failure.withLock({ $0 }) { throw failure }
+        batches.waitUntilWritten()
+        try batches.throwFailure()
     }
 
     /// Decision A.6: SHA-256 over type, source, start, end, value and unit (and category/activity),
     /// exactly as the export wrote them; the first 8 bytes make the row id (`RecordIdentity`).
     func identityOf(_ record: SourceRecord) -> Int64 { identities.of(record) }
-
-    /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
-    /// holding the store for the transaction only: a push on another thread goes on in between.
-    private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord]) throws {
-        try store.serialized { try write(pending, summaries, db: store.db) }
-    }
-
-    private func write(_ pending: [Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
-        try db.write {
-            if full, !foundMade {
-                foundMade = true
-                found = SeenRows(last: try db.statement("SELECT coalesce(max(rid), 0) FROM record").first { $0.int64(0) } ?? 0)
-            }
-            let existing: RecordInserter.Existing = !full ? .ignored : found.map { .noted($0) } ?? .stamped
-            let rows = try RecordInserter(db: db, run: run, existing: existing)
-            // By index: a `for in` copies each entry out, retaining every string it holds.
-            for index in pending.indices where try rows.insert(pending[index]) { added += 1 }
-            if let changes = rows.totalChanges { try SourceStore.staleBuckets(changes, db: db) }
-            try Self.upsert(summaries, db: db)
-            try store.mark(rows.touched)
-        }
-    }
 
     /// Apple's three ring figures `check` compares with, one row a day, replaced whole.
     static func upsert(_ summaries: [ActivitySummaryRecord], db: SQLiteConnection) throws {
@@ -298,10 +246,12 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
         for run in runs { close(run) }
         runs = []
         try flush()
-        try store.serialized { try finishRun(db: store.db) }
+        try batches.written.withLock { written in
+            try store.serialized { try finishRun(db: store.db, found: written.found, added: written.added) }
+        }
     }
 
-    private func finishRun(db: SQLiteConnection) throws {
+    private func finishRun(db: SQLiteConnection, found: SeenRows?, added: Int) throws {
         try db.write {
             if full, !spans.isEmpty {
                 // One pass over the imported rows this run did not find; those inside this export's
@@ -360,13 +310,106 @@ public final class ImportSession: ExportSink, @unchecked Sendable {
     }
 }
 
+/// The writer thread of an import: each batch committed in a transaction of its own, at most two
+/// waiting, and the first failure kept for the reader's thread to throw.
+private final class BatchWriter: Sendable {
+    /// What the writer thread learns as it commits, read by the session once it has waited.
+    struct Written {
+        /// What a full export's run found already stored (made with its first batch's
+        /// transaction); nil before, and for a store too large to note in memory (its rows are
+        /// stamped instead).
+        var found: SeenRows?
+        var foundMade = false
+        var added = 0
+    }
+
+    let store: SourceStore
+    let run: Int64
+    let full: Bool
+    let written = Mutex(Written())
+    private let failure = Mutex<(any Error)?>(nil)
+    private let queue = DispatchQueue(label: "efferent.import.writer")
+    private let slots = DispatchSemaphore(value: 2)
+    private let inFlight = DispatchGroup()
+    /// Batches' buffers the writer thread is done with, for the reader's thread to empty and fill
+    /// again: emptying one (releasing each record's strings) is the reader's work then, not the
+    /// writer's, which is the slower of the two on a zip's route fixes; and no batch allocates
+    /// (and faults in) a fresh buffer of twenty thousand entries. A buffer is made only when none
+    /// is spare, so there are never more than three: the one filling and two being written.
+    private let spares = Mutex<[[ImportSession.Pending]]>([])
+
+    init(store: SourceStore, run: Int64, full: Bool) {
+        self.store = store
+        self.run = run
+        self.full = full
+    }
+
+    func throwFailure() throws {
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
+    /// A written batch's buffer, emptied, its capacity kept; waits while two batches are queued.
+    func spare() -> [ImportSession.Pending]? {
+        slots.wait()
+        guard var reused = spares.withLock({ $0.popLast() }) else { return nil }
+        reused.removeAll(keepingCapacity: true)
+        return reused
+    }
+
+    /// Queues `records` (after `spare()` took a slot). The batch moves into a box the writer
+    /// empties, so that once written its buffer has one owner again, and the spare can be reused
+    /// in place rather than copied.
+    func submit(_ records: [ImportSession.Pending], _ summaries: [ActivitySummaryRecord]) {
+        let batch = Batch(records)
+        inFlight.enter()
+        queue.async { [self] in
+            let records = batch.take()
+            if failure.withLock({ $0 == nil }) {
+                do { try write(records, summaries) } catch { failure.withLock { $0 = $0 ?? error } }
+            }
+            spares.withLock { $0.append(records) }
+            slots.signal()
+            inFlight.leave()
+        }
+    }
+
+    func waitUntilWritten() { inFlight.wait() }
+
+    /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
+    /// holding the store for the transaction only: a push on another thread goes on in between.
+    private func write(_ pending: [ImportSession.Pending], _ summaries: [ActivitySummaryRecord]) throws {
+        try store.serialized { try written.withLock { try write(pending, summaries, db: store.db, written: &$0) } }
+    }
+
+    private func write(_ pending: [ImportSession.Pending], _ summaries: [ActivitySummaryRecord], db: SQLiteConnection,
+                       written: inout Written) throws {
+        try db.write {
+            if full, !written.foundMade {
+                written.foundMade = true
+                written.found = SeenRows(last: try db.statement("SELECT coalesce(max(rid), 0) FROM record").first { $0.int64(0) } ?? 0)
+            }
+            let existing: RecordInserter.Existing = !full ? .ignored : written.found.map { .noted($0) } ?? .stamped
+            let rows = try RecordInserter(db: db, run: run, existing: existing)
+            // By index: a `for in` copies each entry out, retaining every string it holds.
+            for index in pending.indices where try rows.insert(pending[index]) { written.added += 1 }
+            if let changes = rows.totalChanges { try SourceStore.staleBuckets(changes, db: db) }
+            try ImportSession.upsert(summaries, db: db)
+            try store.mark(rows.touched)
+        }
+    }
+
+}
+
 /// A batch on its way to the writer thread, which takes it out.
-private final class Batch: @unchecked Sendable {
-    private var records: [ImportSession.Pending]
-    init(_ records: [ImportSession.Pending]) { self.records = records }
+private final class Batch: Sendable {
+    private let records: Mutex<[ImportSession.Pending]>
+    init(_ records: consuming sending [ImportSession.Pending]) { self.records = Mutex(records) }
     func take() -> [ImportSession.Pending] {
-        defer { records = [] }
-        return records
+        records.withLock { records in
+            var taken = [ImportSession.Pending]()
+            swap(&taken, &records)
+            return taken
+        }
     }
 }
 

@@ -12,28 +12,53 @@ import Foundation
 /// so an import committing batches, a push sealing days and a receiver taking a phone's samples
 /// can share one store from their own threads. The lock is recursive because store methods
 /// compose inside each other's transactions (an import's batch marks its days in the same one).
-public final class SourceStore: @unchecked Sendable {
+/// The connection and what is kept beside it are reachable only through the lock (`Exclusive`):
+/// used outside `serialized`, they stop the process rather than race.
+public final class SourceStore: Sendable {
     public static let fileName = "writer.sqlite"
     /// The page size a new store is made with.
     static let pageSize = 16_384
-    /// Used only inside `serialized` (tests that run alone read it directly).
-    let db: SQLiteConnection
-    private let owner = NSRecursiveLock()
+
+    /// What only the thread holding the store touches.
+    final class Owned {
+        let db: SQLiteConnection
+        var zone: ZoneCalendar
+        var phoneSampleIndex: PhoneSampleIndex?
+        var phoneMergeEvery = PhoneSampleIndex.mergeEvery
+
+        init(db: SQLiteConnection, zone: ZoneCalendar) {
+            self.db = db
+            self.zone = zone
+        }
+    }
+
+    private let owner: Exclusive<Owned>
+    /// The connection, inside `serialized` only.
+    var db: SQLiteConnection { owner.held.db }
     /// Changed only by `recut(to:)`, under the store's lock (read there before it changes).
-    private(set) var currentZone: ZoneCalendar
+    private(set) var currentZone: ZoneCalendar {
+        get { owner.held.zone }
+        set { owner.held.zone = newValue }
+    }
     /// The zone records are filed under local days of (decision A.4).
     public var zone: ZoneCalendar { serialized { currentZone } }
     /// The database file (its write-ahead log is this with `-wal`).
     public let path: String
     /// Phone samples by UUID (`phoneSamples()`); nil until a phone's batch needs it, and again
-    /// after a transaction that may have changed it failed.
-    var phoneSampleIndex: PhoneSampleIndex?
+    /// after a transaction that may have changed it failed. Inside `serialized` only.
+    var phoneSampleIndex: PhoneSampleIndex? {
+        get { owner.held.phoneSampleIndex }
+        set { owner.held.phoneSampleIndex = newValue }
+    }
     /// Rows the index holds in memory before they move into `phone_uuid` (tests make it small).
-    var phoneMergeEvery = PhoneSampleIndex.mergeEvery
+    var phoneMergeEvery: Int {
+        get { owner.held.phoneMergeEvery }
+        set { owner.held.phoneMergeEvery = newValue }
+    }
 
     public init(path: String, zone: ZoneCalendar) throws {
         self.path = path
-        db = try SQLiteConnection(path: path)
+        let db = try SQLiteConnection(path: path)
         // Every plaintext record is in here: owner only, also for a store made before umask 077.
         try FileDurability.restrictToOwner([path, path + "-wal", path + "-shm"])
         // A new store is made with 16 KiB pages: an import (millions of rows, each page of the
@@ -46,7 +71,7 @@ public final class SourceStore: @unchecked Sendable {
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536; PRAGMA temp_store=FILE;")
         try WriterSchema.migrate(db, now: Date().timeIntervalSince1970)
         try db.execute("PRAGMA temp_store=MEMORY")
-        currentZone = zone
+        owner = Exclusive(Owned(db: db, zone: zone))
     }
 
     /// Has the log copied into the database whenever it reaches `megabytes` (in pages of this
@@ -64,9 +89,7 @@ public final class SourceStore: @unchecked Sendable {
     /// Runs `body` with the connection to itself: the thread that holds the lock is the
     /// connection's one owner until `body` returns.
     func serialized<T>(_ body: () throws -> T) rethrows -> T {
-        owner.lock()
-        defer { owner.unlock() }
-        return try body()
+        try owner.withLock { _ in try body() }
     }
 
     // MARK: Meta
