@@ -16,18 +16,22 @@ typedef void (*efferent_connection_callback)(void *cls, struct MHD_Connection *c
 
 // Starts a daemon polling its connections with epoll on `thread_pool_size` threads (the handlers
 // run elsewhere, on the binding's workers, while their connection is suspended), the limits
-// Efferent sets, and TLS when a key and a certificate are given (PEM text).
+// Efferent sets, and TLS when a key and a certificate are given (PEM text). A `listen_fd` of -1
+// (MHD_INVALID_SOCKET, libmicrohttpd's own default) has it bind `address` itself; another is a
+// socket already bound and listening, which it serves instead (and closes when stopped).
 static inline struct MHD_Daemon *efferent_mhd_start(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, efferent_uri_log_callback uri_log,
     efferent_connection_callback connections,
     unsigned int connection_limit, unsigned int timeout_seconds, unsigned int per_ip_limit,
-    size_t connection_memory, unsigned int thread_pool_size, const char *tls_key, const char *tls_cert)
+    size_t connection_memory, unsigned int thread_pool_size, const char *tls_key, const char *tls_cert,
+    int listen_fd)
 {
     if (tls_key != NULL && tls_cert != NULL) {
         return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
             MHD_OPTION_SOCK_ADDR, address,
+            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
             MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
             MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
             MHD_OPTION_NOTIFY_CONNECTION, connections, handler_cls,
@@ -42,6 +46,7 @@ static inline struct MHD_Daemon *efferent_mhd_start(
     }
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
         MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
         MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, handler_cls,
         MHD_OPTION_NOTIFY_CONNECTION, connections, handler_cls,

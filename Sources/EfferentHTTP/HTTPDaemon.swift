@@ -1,6 +1,8 @@
 import EfferentMicroHTTPD
 
 public typealias HTTPDaemonError = MicroHTTPDaemonError
+/// A socket bound and listening before a daemon serves it (bind first, serve second).
+public typealias HTTPListener = MicroHTTPListener
 
 /// A responder served over HTTP/1.1 (or HTTPS) on libmicrohttpd: a few epoll threads serve the
 /// connections and a bounded pool of workers makes the answers, with caps on connections, idle
@@ -47,7 +49,9 @@ public final class HTTPDaemon: Sendable {
 
     private let daemon: MicroHTTPDaemon
 
-    public init(configuration: Configuration, responder: any HTTPResponder) throws(HTTPDaemonError) {
+    /// Serves `responder` on `listener` when given (bound already: a server that must know its
+    /// port before it can make its responder binds first), else on the configuration's host and port.
+    public init(configuration: Configuration, listener: HTTPListener? = nil, responder: any HTTPResponder) throws(HTTPDaemonError) {
         daemon = try MicroHTTPDaemon(configuration: .init(host: configuration.host, port: configuration.port,
                                                           connectionLimit: configuration.connectionLimit,
                                                           idleTimeoutSeconds: configuration.idleTimeoutSeconds,
@@ -57,7 +61,7 @@ public final class HTTPDaemon: Sendable {
                                                           minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
                                                           bodyGraceSeconds: configuration.bodyGraceSeconds,
                                                           workers: configuration.workers),
-                                     handler: ResponderHandler(responder: responder))
+                                     listener: listener, handler: ResponderHandler(responder: responder))
     }
 
     /// The port actually bound (the one asked for, or the one the system chose for port 0).

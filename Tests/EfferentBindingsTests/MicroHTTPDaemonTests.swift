@@ -65,6 +65,33 @@ struct EchoHandler: MicroHTTPHandler {
         #expect(second.body == "PUT /p HTTP/1.1 5 127.0.0.1 -")
     }
 
+    /// Bound first, served second: a request sent between the two waits in the backlog and is
+    /// answered once the daemon serves the listener; the port is the listener's.
+    @Test func aListenerBoundFirstIsServedSecond() throws {
+        let listener = try MicroHTTPListener(host: "127.0.0.1", port: 0)
+        #expect(listener.port > 0)
+        let early = try RawHTTPConnection(port: listener.port)
+        early.send("GET /early HTTP/1.1\r\nHost: t\r\n\r\n")
+        let daemon = try MicroHTTPDaemon(configuration: .init(port: 0), listener: listener, handler: EchoHandler())
+        defer { daemon.stop() }
+        #expect(daemon.port == listener.port)
+        let answer = try early.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.body == "GET /early HTTP/1.1 0 127.0.0.1 -")
+        #expect(try RawHTTPConnection(port: listener.port).exchange("GET /later HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
+    }
+
+    /// A listener no daemon took gives its port back when it goes.
+    @Test func anUnservedListenerClosesItsPort() throws {
+        var port = 0
+        do {
+            let listener = try MicroHTTPListener(host: "127.0.0.1", port: 0)
+            port = listener.port
+        }
+        #expect(throws: (any Error).self) { try RawHTTPConnection(port: port) }
+        #expect(try MicroHTTPListener(host: "127.0.0.1", port: port).port == port)
+    }
+
     @Test func refusesEarlyAndStopsTakingABody() throws {
         let daemon = try MicroHTTPDaemon(configuration: .init(port: 0), handler: EchoHandler())
         defer { daemon.stop() }

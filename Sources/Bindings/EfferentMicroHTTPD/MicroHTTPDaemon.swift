@@ -1,4 +1,7 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import EfferentSystem
 
@@ -72,7 +75,9 @@ public final class MicroHTTPDaemon: Sendable {
     /// Descriptors kept for everything but connections (the database, the log, the listening socket).
     static let reservedDescriptors = 256
 
-    public init(configuration: Configuration, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
+    /// Serves `handler` on `listener` when given (bound already, its port known before anything
+    /// answers), else on a socket of its own bound to the configuration's host and port.
+    public init(configuration: Configuration, listener: MicroHTTPListener? = nil, handler: any MicroHTTPHandler) throws(MicroHTTPDaemonError) {
         let files = Int(clamping: efferent_raise_open_files())
         let limit = max(16, min(configuration.connectionLimit, files - Self.reservedDescriptors))
         let watch = ConnectionWatch(limits: .init(headSeconds: configuration.headTimeoutSeconds,
@@ -83,29 +88,13 @@ public final class MicroHTTPDaemon: Sendable {
                                                   perAddress: configuration.connectionsPerAddress))
         let pollThreads = max(1, configuration.pollThreads)
         let context = Unmanaged.passRetained(DaemonContext(handler: handler, watch: watch, workers: WorkerPool(maximum: configuration.workers)))
-        var storage = sockaddr_storage()
         let isIPv6: Bool
-        if configuration.host.contains(":") {
-            isIPv6 = true
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = in_port_t(UInt16(clamping: configuration.port).bigEndian)
-            guard inet_pton(AF_INET6, configuration.host, &address.sin6_addr) == 1 else {
-                context.release()
-                throw .badAddress(configuration.host)
-            }
-            withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-        } else {
-            isIPv6 = false
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(clamping: configuration.port).bigEndian)
-            guard inet_pton(AF_INET, configuration.host, &address.sin_addr) == 1 else {
-                context.release()
-                throw .badAddress(configuration.host)
-            }
-            withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+        var storage: sockaddr_storage
+        do { (storage, isIPv6) = try Self.address(host: configuration.host, port: configuration.port) } catch {
+            context.release()
+            throw error
         }
+        let listenDescriptor = listener?.take() ?? -1
         var flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue)
         if isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         // libmicrohttpd's own cap sits above the watch's, which sheds the slowest heads to keep
@@ -116,18 +105,38 @@ public final class MicroHTTPDaemon: Sendable {
                 efferent_mhd_start(flags, address, accessHandler, context.toOpaque(), requestCompleted, uriLogged, connectionNotified,
                                    UInt32(limit + limit / 4 + 64), UInt32(configuration.idleTimeoutSeconds),
                                    0, Self.connectionMemory, UInt32(pollThreads),
-                                   configuration.tlsKey, configuration.tlsCertificate)
+                                   configuration.tlsKey, configuration.tlsCertificate, listenDescriptor)
             }
         }
         guard let started else {
             context.release()
-            throw .cannotListen(configuration.host, configuration.port)
+            if listenDescriptor >= 0 { close(listenDescriptor) }
+            throw .cannotListen(configuration.host, listener?.port ?? configuration.port)
         }
         self.daemon = OpaquePointerBox(started)
         self.context = context
         self.connectionLimit = limit
-        self.port = Int(efferent_mhd_port(started))
+        self.port = listener?.port ?? Int(efferent_mhd_port(started))
         watch.start()
+    }
+
+    /// `host` and `port` as a socket address, and whether it is IPv6.
+    static func address(host: String, port: Int) throws(MicroHTTPDaemonError) -> (sockaddr_storage, Bool) {
+        var storage = sockaddr_storage()
+        if host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(clamping: port).bigEndian)
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw .badAddress(host) }
+            withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+            return (storage, true)
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw .badAddress(host) }
+        withUnsafeBytes(of: address) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
+        return (storage, false)
     }
 
     /// Connections closed for a head or a body past its deadline, since the daemon started.
@@ -216,5 +225,52 @@ final class DaemonContext: Sendable {
         self.handler = handler
         self.watch = watch
         self.workers = workers
+    }
+}
+
+/// A socket bound and listening before any daemon serves it: a server that must know its port
+/// before it can make what answers (the dashboard names its own address in its Host check) binds
+/// first, then hands the listener to the daemon with the answers. Connections that arrive in
+/// between wait in the socket's backlog. A listener no daemon took is closed when it goes.
+public final class MicroHTTPListener: Sendable {
+    public let host: String
+    /// The port bound (the one asked for, or the one the system chose for port 0).
+    public let port: Int
+    /// The socket, until a daemon takes it.
+    private let descriptor: Mutex<Int32?>
+
+    public init(host: String, port: Int) throws(MicroHTTPDaemonError) {
+        var (storage, isIPv6) = try MicroHTTPDaemon.address(host: host, port: port)
+        let socket = Glibc.socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard socket >= 0 else { throw .cannotListen(host, port) }
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if isIPv6 { setsockopt(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size)) }
+        let length = socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) }
+        }
+        guard bound == 0, listen(socket, SOMAXCONN) == 0 else {
+            close(socket)
+            throw .cannotListen(host, port)
+        }
+        var named = sockaddr_storage()
+        var namedLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &named) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &namedLength) }
+        }
+        let bigEndianPort: UInt16 = withUnsafeBytes(of: named) { raw in
+            isIPv6 ? raw.load(as: sockaddr_in6.self).sin6_port : raw.load(as: sockaddr_in.self).sin_port
+        }
+        self.host = host
+        self.port = Int(UInt16(bigEndian: bigEndianPort))
+        descriptor = Mutex(socket)
+    }
+
+    /// The socket, handed over once (the daemon closes it when it stops).
+    func take() -> Int32? { descriptor.withLock { taken in defer { taken = nil }; return taken } }
+
+    deinit {
+        if let socket = take() { close(socket) }
     }
 }
