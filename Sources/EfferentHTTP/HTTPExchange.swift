@@ -155,11 +155,15 @@ public final class HTTPExchange {
     }
 
     /// An error as an answer: its own when it is one, otherwise logged (its description names
-    /// tables and constraints, never a value) and answered with the recovery or a plain 500.
+    /// tables and constraints, never a value) and answered with the recovery (a 503 a retry can
+    /// get past) or a 500 naming the log line's error id, so an operator finds what a client saw.
     private func answer(for error: any Error) -> HTTPResponse {
         if let error = error as? any HTTPResponseError { return error.response }
-        configuration.log?("{\"level\":\"error\",\"route\":\"\(pattern)\",\"error\":\(AccessLog.jsonString(String(describing: error)))}")
-        return (configuration.recover?(error) ?? HTTPError.internalFailure).response
+        let recovered = configuration.recover?(error)
+        let id = String(UInt32.random(in: .min ... .max), radix: 16)
+        configuration.log?(LogLine(recovered == nil ? .error : .warning, ["route": .text(pattern), "errorId": .text(id),
+                                                                          "error": .text(String(describing: error))]).json)
+        return (recovered ?? HTTPError.internalFailure(id: id)).response
     }
 
     private func logLine(status: Int, bytesIn: Int, bytesOut: Int) {

@@ -53,4 +53,9 @@ public struct HTTPError: HTTPResponseError, Equatable, CustomStringConvertible {
         HTTPError(429, "this address has \(limit) requests in flight already; wait for them and try again", headers: [("Retry-After", "1")])
     }
     public static let internalFailure = HTTPError(500, "the service failed to answer this request; try again, and tell its operator if it keeps failing")
+
+    /// The 500 for a failure that was logged under `id`.
+    public static func internalFailure(id: String) -> HTTPError {
+        HTTPError(500, "the service failed to answer this request (error \(id) in its log); try again, and tell its operator if it keeps failing")
+    }
 }

@@ -41,7 +41,7 @@ extension ReceiverHandlers {
             // Acknowledged means on the disk: the phone moves its cursor past this batch (§6).
             try profile.commits.flush()
         } catch {
-            configuration.log?(SealScheduler.line(["level": .text("error"), "batch": .text("not stored: \(error)")]))
+            configuration.log?(LogLine(.error, ["batch": .text("not stored: \(error)")]).json)
             throw body.refuse(error)
         }
         // The phone's zone pins an archive `init` left unpinned (its days re-cut), or is noted as
@@ -51,13 +51,13 @@ extension ReceiverHandlers {
                 try profile.context.learnZone(named: zone)
                 profile.settledZone.withLock { $0 = zone }
             } catch {
-                configuration.log?(SealScheduler.line(["level": .text("warning"), "zone": .text("\(error)")]))
+                configuration.log?(LogLine(.warning, ["zone": .text("\(error)")]).json)
             }
         }
         if counts.days > 0 { profile.sealer?.changed() }
         if counts.replayDiffers {
-            configuration.log?(SealScheduler.line(["level": .text("warning"), "batch": .text(
-                "a batch ID already stored came again with other content: nothing of it was stored (the phone sent two batches under one ID)")]))
+            configuration.log?(LogLine(.warning, ["batch": .text(
+                "a batch ID already stored came again with other content: nothing of it was stored (the phone sent two batches under one ID)")]).json)
         }
         let answer = "{\"accepted\":\(counts.accepted),\"deleted\":\(counts.deleted),\"duplicates\":\(counts.duplicates),"
             + "\"routePoints\":\(counts.routePoints),\"seriesPoints\":\(counts.seriesPoints),"
@@ -103,18 +103,18 @@ final class BatchBody: HTTPBodySink {
     func log(status: Int, batch: PulsBatch?, counts: SourceStore.PhoneBatchCounts?) {
         guard let log = receiver.configuration.log else { return }
         let ms = (Date().timeIntervalSince(started) * 1000 * 100).rounded() / 100
-        var members: [(String, LogValue)] = [("status", .number(Double(status))), ("phone", .number(Double(phone.token)))]
+        var members: [(String, LogLine.Field)] = [("status", .count(status)), ("phone", .integer(phone.token))]
         if let batch {
-            members += [("lines", .number(Double(batch.header.lineCount))), ("samples", .number(Double(batch.samples.count)))]
+            members += [("lines", .integer(Int64(batch.header.lineCount))), ("samples", .count(batch.samples.count))]
         }
         if let counts {
-            members += [("accepted", .number(Double(counts.accepted))), ("duplicates", .number(Double(counts.duplicates))),
-                        ("deleted", .number(Double(counts.deleted))), ("routePoints", .number(Double(counts.routePoints))),
-                        ("seriesPoints", .number(Double(counts.seriesPoints))), ("aggregateSamples", .number(Double(counts.aggregateSamples))),
-                        ("activitySummaries", .number(Double(counts.activitySummaries))), ("records", .number(Double(counts.records))),
-                        ("days", .number(Double(counts.days))), ("replay", .number(counts.replayed ? 1 : 0))]
+            members += [("accepted", .count(counts.accepted)), ("duplicates", .count(counts.duplicates)),
+                        ("deleted", .count(counts.deleted)), ("routePoints", .count(counts.routePoints)),
+                        ("seriesPoints", .count(counts.seriesPoints)), ("aggregateSamples", .count(counts.aggregateSamples)),
+                        ("activitySummaries", .count(counts.activitySummaries)), ("records", .count(counts.records)),
+                        ("days", .count(counts.days)), ("replay", .integer(counts.replayed ? 1 : 0))]
         }
-        members += [("bytes", .number(Double(wireBytes))), ("inflated", .number(Double(reader.bytes))), ("ms", .number(ms))]
-        log(SealScheduler.line(["batch": .object(members)]))
+        members += [("bytes", .count(wireBytes)), ("inflated", .count(reader.bytes)), ("ms", .number(ms))]
+        log(LogLine(status >= 500 ? .error : status >= 400 ? .warning : .info, ["batch": .object(members)]).json)
     }
 }

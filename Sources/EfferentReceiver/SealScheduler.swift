@@ -102,43 +102,22 @@ final class SealScheduler: Sendable {
         // a server's requests) would otherwise leave the push waiting for its turn for minutes.
         let outcome = Blocking.run { [context, configuration] () async throws -> Pusher.Report in
             do { _ = try await context.applyEdits() } catch {
-                configuration.log?(Self.line(["level": .text("warning"), "edits": .text("agent edits stay queued: \(error)")]))
+                configuration.log?(LogLine(.warning, ["edits": .text("agent edits stay queued: \(error)")]).json)
             }
             return try await context.push(check: .daily, priority: configuration.priority)
         }
         let ms = (Date().timeIntervalSince(started) * 1000).rounded()
         switch outcome {
         case let .success(report):
-            configuration.log?(Self.line(["sealed": .object([
-                ("sent", .number(Double(report.sent))), ("requests", .number(Double(report.requests))), ("bytes", .number(Double(report.bytes))),
-                ("unchanged", .number(Double(report.unchanged))), ("refused", .number(Double(report.refused))),
-                ("parked", .number(Double(report.parked))), ("checked", .number(report.checkedMissing == nil ? 0 : 1)), ("ms", .number(ms)),
-            ])]))
+            configuration.log?(LogLine(["sealed": .object([
+                ("sent", .count(report.sent)), ("requests", .count(report.requests)), ("bytes", .count(report.bytes)),
+                ("unchanged", .count(report.unchanged)), ("refused", .count(report.refused)),
+                ("parked", .count(report.parked)), ("checked", .integer(report.checkedMissing == nil ? 0 : 1)), ("ms", .number(ms)),
+            ])]).json)
             return true
         case let .failure(error):
-            configuration.log?(Self.line(["level": .text("warning"),
-                                          "sealing": .text("the changed days stay marked and go with the next push: \(error)")]))
+            configuration.log?(LogLine(.warning, ["sealing": .text("the changed days stay marked and go with the next push: \(error)")]).json)
             return false
-        }
-    }
-
-    /// A log line: the time, then the members in order.
-    static func line(_ members: KeyValuePairs<String, LogValue>) -> String {
-        LogValue.object([("t", .text(ISOTime.milliseconds(Int64(Date().timeIntervalSince1970 * 1000))))] + members.map { ($0.key, $0.value) }).json
-    }
-}
-
-/// A JSON value for a log line, members in the order given (Foundation's encoder keeps none).
-enum LogValue {
-    case text(String)
-    case number(Double)
-    case object([(String, LogValue)])
-
-    var json: String {
-        switch self {
-        case let .text(text): AccessLog.jsonString(text)
-        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case let .object(members): "{" + members.map { AccessLog.jsonString($0.0) + ":" + $0.1.json }.joined(separator: ",") + "}"
         }
     }
 }

@@ -90,18 +90,19 @@ struct Serve: Subcommand {
                                                          headTimeoutSeconds: Double(headTimeout)),
                                     responder: service)
         if let sqlite = store as? SQLiteArchiveStore, !sqlite.tightened.isEmpty {
-            let files = sqlite.tightened.map(ArchiveService.jsonString).joined(separator: ",")
-            FileHandle.standardError.write(Data("{\"level\":\"warning\",\"madeOwnerOnly\":[\(files)],\"note\":\"others could read these archive files; they are 0600 now\"}\n".utf8))
+            StandardError.writeLine(LogLine(.warning, ["madeOwnerOnly": .list(sqlite.tightened.map(LogLine.Field.text)),
+                                                       "note": .text("others could read these archive files; they are 0600 now")]).json)
         }
         let location = StoreChoice.describe(store)
         let scheme = tls == nil ? "http" : "https"
         let shown = host.contains(":") ? "[\(host)]" : host
-        FileHandle.standardError.write(Data("{\"level\":\"info\",\"listening\":\"\(scheme)://\(shown):\(daemon.port)\",\"admission\":\"\(configuration.admission.rawValue)\",\"\(location.key)\":\(ArchiveService.jsonString(location.value))}\n".utf8))
+        StandardError.writeLine(LogLine(.info, [("listening", .text("\(scheme)://\(shown):\(daemon.port)")),
+                                                ("admission", .text(configuration.admission.rawValue)), (location.key, .text(location.value))]).json)
 
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
         termination.wait()
         daemon.shutDown(grace: 30)
-        FileHandle.standardError.write(Data("{\"level\":\"info\",\"stopped\":true}\n".utf8))
+        StandardError.writeLine(LogLine(["stopped": .bool(true)]).json)
         return 0
     }
 }

@@ -85,10 +85,12 @@ import Testing
         let server = try TestServer(transport)
         let secret = try server.send(HTTPRequest(method: "GET", target: "/secret"))
         #expect(secret.status == 500)
-        #expect(secret.error == "the service failed to answer this request; try again, and tell its operator if it keeps failing")
+        let id = try #require(secret.error?.firstMatch(of: /\(error ([0-9a-f]+) in its log\)/)?.1, "the 500 names its error id: \(secret.body)")
+        #expect(secret.error == "the service failed to answer this request (error \(id) in its log); try again, and tell its operator if it keeps failing")
         #expect(!secret.body.contains("secret-column"))
-        #expect(server.log.all.contains { $0.contains("\"level\":\"error\"") && $0.contains("secret-column") && $0.contains("\"route\":\"/secret\"") },
-                "the operator's log says what failed")
+        #expect(server.log.all.contains { $0.contains("\"level\":\"error\"") && $0.contains("secret-column") && $0.contains("\"route\":\"/secret\"")
+                    && $0.contains("\"errorId\":\"\(id)\"") },
+                "the operator's log says what failed, under the id the client saw")
         let unreachable = try server.send(HTTPRequest(method: "GET", target: "/unreachable"))
         #expect(unreachable.status == 503 && unreachable.error == "the database cannot be reached just now; try again shortly")
     }
