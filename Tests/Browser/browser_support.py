@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -28,12 +27,6 @@ class BrowserUnavailable(Exception):
     """Chromium, chromedriver or Selenium is missing or would not start; the sentence says which."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Archive:
     """A generated export of `days` days ending yesterday, imported, pushed to a service on
     loopback and synced into a reader's mirror, all by the built binaries in `bin_dir`."""
@@ -42,22 +35,25 @@ class Archive:
         self.bin = bin_dir
         self.work = work or tempfile.mkdtemp(prefix="efferent-browser-")
         self.last_day = (dt.datetime.now(dt.timezone.utc).date() - dt.timedelta(days=1)).isoformat()
-        port = free_port()
-        self.service_url = f"http://127.0.0.1:{port}"
         self.export = os.path.join(self.work, "export.zip")
         self.run("efferent-export-gen", "--days", str(days), "--last-day", self.last_day, "--out", self.export)
+        # Port 0: the service binds a port the system chooses and names it in its `listening` line,
+        # so no other process can take it between a probe and the bind.
+        self.server_log_path = os.path.join(self.work, "service.log")
+        self.server_log = open(self.server_log_path, "w", encoding="utf-8")
         self.server = subprocess.Popen([os.path.join(self.bin, "efferent-server"), "serve", "--data", os.path.join(self.work, "service"),
-                                        "--listen", f"127.0.0.1:{port}", "--admission", "open"],
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        "--listen", "127.0.0.1:0", "--admission", "open"],
+                                       stdout=subprocess.DEVNULL, stderr=self.server_log)
         deadline = time.time() + 20
         while True:
-            try:
-                urllib.request.urlopen(self.service_url + "/health", timeout=1).read()
+            with open(self.server_log_path, encoding="utf-8") as log:
+                found = re.search(r'"listening":"(http://127\.0\.0\.1:[0-9]+)"', log.read())
+            if found:
+                self.service_url = found.group(1)
                 break
-            except OSError:
-                if time.time() > deadline or self.server.poll() is not None:
-                    raise RuntimeError("efferent-server did not start listening on " + self.service_url)
-                time.sleep(0.05)
+            if time.time() > deadline or self.server.poll() is not None:
+                raise RuntimeError("efferent-server did not say where it listens; its log: " + self.server_log_path)
+            time.sleep(0.05)
         self.phone = os.path.join(self.work, "phone")
         self.laptop = os.path.join(self.work, "laptop")
         self.efferent(self.phone, "init", "--server", self.service_url, "--time-zone", "Europe/Paris")
@@ -90,6 +86,7 @@ class Archive:
         if self.server.poll() is None:
             self.server.terminate()
             self.server.wait(timeout=20)
+        self.server_log.close()
         if not keep:
             shutil.rmtree(self.work, ignore_errors=True)
 

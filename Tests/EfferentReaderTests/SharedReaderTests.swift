@@ -9,7 +9,7 @@ import Testing
 /// it, as a dashboard will answer while its background sync runs.
 @Suite struct SharedReaderTests {
     /// Answers `wanted` only once `go` has fired, holding the range request that asks for it.
-    final class HeldRange: HTTPTransport, @unchecked Sendable {
+    final class HeldRange: HTTPTransport {
         let inner: CurlTransport
         let wanted: String
         let reached = Signal()

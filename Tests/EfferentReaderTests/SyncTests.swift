@@ -2,6 +2,7 @@ import EfferentClient
 import EfferentCore
 @testable import EfferentReader
 @testable import EfferentServer
+import EfferentSystem
 import Foundation
 import Testing
 
@@ -33,16 +34,15 @@ import Testing
     }
 
     /// Fails every request after the first `allowed`, like a service that stops mid-sync.
-    final class StopsAfter: HTTPTransport, @unchecked Sendable {
+    final class StopsAfter: HTTPTransport {
         let inner: CurlTransport
-        let lock = NSLock()
-        var allowed: Int
+        let allowed: Mutex<Int>
         init(endpoint: String, allowed: Int) {
             inner = CurlTransport(endpoint: endpoint)
-            self.allowed = allowed
+            self.allowed = Mutex(allowed)
         }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
-            let permitted = lock.withLock { () -> Bool in
+            let permitted = allowed.withLock { allowed -> Bool in
                 allowed -= 1
                 return allowed >= 0
             }
@@ -68,7 +68,7 @@ import Testing
     }
 
     /// Takes one day out of every range answer, like a service that lists a day it then fails to return.
-    final class DropsADay: HTTPTransport, @unchecked Sendable {
+    final class DropsADay: HTTPTransport {
         let inner: CurlTransport
         let dropped: CalendarDay
         init(endpoint: String, dropping day: CalendarDay) {
@@ -120,7 +120,7 @@ import Testing
     }
 
     /// Answers every listing page with no days, like a service that lost its archive or lies.
-    final class EmptyListing: HTTPTransport, @unchecked Sendable {
+    final class EmptyListing: HTTPTransport {
         let inner: CurlTransport
         init(endpoint: String) { inner = CurlTransport(endpoint: endpoint) }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
@@ -167,7 +167,7 @@ import Testing
     }
 
     /// Fails one range request of many while the others are in flight, each after a pause.
-    final class FailsOneRange: HTTPTransport, @unchecked Sendable {
+    final class FailsOneRange: HTTPTransport {
         let inner: CurlTransport
         let failing: String
         init(endpoint: String, failing: CalendarDay) {

@@ -2,6 +2,7 @@ import EfferentClient
 import EfferentCore
 @testable import EfferentServer
 @testable import EfferentWriter
+import EfferentSystem
 import Foundation
 import Testing
 
@@ -10,9 +11,13 @@ import Testing
 @Suite struct ConvergenceTests {
     /// Forwards to the real transport, then fails after the service answered — as if the writer
     /// died between the upload and recording it.
-    final class DiesAfterUpload: HTTPTransport, @unchecked Sendable {
+    final class DiesAfterUpload: HTTPTransport {
         let inner: CurlTransport
-        var armed = true
+        private let isArmed = Atomic(true)
+        var armed: Bool {
+            get { isArmed.load(ordering: .sequentiallyConsistent) }
+            set { isArmed.store(newValue, ordering: .sequentiallyConsistent) }
+        }
         init(endpoint: String) { inner = CurlTransport(endpoint: endpoint) }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
             let response = try await inner.send(request)

@@ -3,6 +3,7 @@ import EfferentCore
 import EfferentTestSupport
 @testable import EfferentServer
 @testable import EfferentWriter
+import EfferentSystem
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
     }
 
     /// Refuses any upload frame that holds `day` with 400 and a sentence; passes the rest on.
-    final class RefusesOneDay: HTTPTransport, @unchecked Sendable {
+    final class RefusesOneDay: HTTPTransport {
         let inner: CurlTransport
         let day: CalendarDay
         init(endpoint: String, day: CalendarDay) {
@@ -76,13 +77,13 @@ import Testing
     }
 
     /// Keeps every upload request that went through, to replay one later.
-    final class Recorder: HTTPTransport, @unchecked Sendable {
+    final class Recorder: HTTPTransport {
         let inner: CurlTransport
-        let lock = NSLock()
-        var uploads: [ClientRequest] = []
+        private let kept = Mutex<[ClientRequest]>([])
+        var uploads: [ClientRequest] { kept.withLock { $0 } }
         init(endpoint: String) { inner = CurlTransport(endpoint: endpoint) }
         func send(_ request: ClientRequest) async throws(ArchiveError) -> ClientResponse {
-            if request.method == "PUT", request.target.hasSuffix("/days") { lock.withLock { uploads.append(request) } }
+            if request.method == "PUT", request.target.hasSuffix("/days") { kept.withLock { $0.append(request) } }
             return try await inner.send(request)
         }
     }

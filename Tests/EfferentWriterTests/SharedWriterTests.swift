@@ -3,6 +3,7 @@ import EfferentCore
 import EfferentExportGenerator
 import EfferentHTTP
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 @testable import EfferentServer
 import Testing
@@ -42,7 +43,7 @@ import Testing
     }
 
     /// Holds every upload (once the first has arrived, `uploading` fires) until `release` fires.
-    final class HeldUploads: HTTPTransport, @unchecked Sendable {
+    final class HeldUploads: HTTPTransport {
         let inner: CurlTransport
         let uploading = Signal()
         let release = Signal()
@@ -155,13 +156,12 @@ import Testing
     }
 
     /// What the import thread ended with.
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<WriterContext.ImportResult, Error>?
-        func set(_ summary: WriterContext.ImportResult) { lock.withLock { result = .success(summary) } }
-        func set(_ error: Error) { lock.withLock { result = .failure(error) } }
+    final class Outcome: Sendable {
+        private let result = Mutex<Result<WriterContext.ImportResult, any Error>?>(nil)
+        func set(_ summary: WriterContext.ImportResult) { result.withLock { $0 = .success(summary) } }
+        func set(_ error: any Error) { result.withLock { $0 = .failure(error) } }
         func summary() throws -> WriterContext.ImportResult {
-            guard let result = lock.withLock({ result }) else { throw CancellationError() }
+            guard let result = result.withLock({ $0 }) else { throw CancellationError() }
             return try result.get()
         }
     }

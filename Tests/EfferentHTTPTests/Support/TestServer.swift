@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentHTTP
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 
 /// How a test reaches the router: straight into `respond(to:)`, or through the real daemon on
@@ -120,20 +121,16 @@ struct Leaky: Error, CustomStringConvertible {
 struct Unreachable: Error {}
 
 /// `count` CSV rows, made as they are pulled.
-final class Rows: HTTPResponseStream, @unchecked Sendable {
+final class Rows: HTTPResponseStream {
     let count: Int
-    var made = 0
+    private let made = Mutex(0)
     init(count: Int) { self.count = count }
     func next() throws -> [UInt8]? {
-        guard made < count else { return nil }
-        made += 1
-        return Array("\(made),row \(made)\n".utf8)
+        made.withLock { made in
+            guard made < count else { return nil }
+            made += 1
+            return Array("\(made),row \(made)\n".utf8)
+        }
     }
 }
 
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}

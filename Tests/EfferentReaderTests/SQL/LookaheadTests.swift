@@ -1,4 +1,5 @@
 @testable import EfferentReader
+import EfferentSystem
 import Foundation
 import Testing
 
@@ -7,12 +8,11 @@ import Testing
     struct Refused: Error, Equatable { let index: Int }
 
     /// Counts how many items are being made at once.
-    final class Gauge: @unchecked Sendable {
-        private let lock = NSLock()
-        private var now = 0
-        private(set) var most = 0
-        func enter() { lock.lock(); now += 1; most = max(most, now); lock.unlock() }
-        func leave() { lock.lock(); now -= 1; lock.unlock() }
+    final class Gauge: Sendable {
+        private let counts = Mutex((now: 0, most: 0))
+        var most: Int { counts.withLock { $0.most } }
+        func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func leave() { counts.withLock { $0.now -= 1 } }
     }
 
     @Test func itemsComeInOrderAndNothingAfterTheLast() throws {

@@ -137,14 +137,6 @@ final class ReceiverHarness: @unchecked Sendable {
     }
 }
 
-/// Log lines collected from several threads.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}
-
 /// The Puls Sync Protocol v1 corpus, copied into the repository with its licence (Apache-2.0,
 /// Tests/Fixtures/puls-sync-v1/ORIGIN.md): each batch with the answer a conformant receiver gives
 /// when the corpus is applied in file-name order to an empty store.

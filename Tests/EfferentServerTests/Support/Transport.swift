@@ -2,6 +2,7 @@ import EfferentHTTP
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -91,19 +92,11 @@ final class TestService: @unchecked Sendable {
     }
 }
 
-final class ClockBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds: Double
-    init(_ seconds: Double) { self.seconds = seconds }
-    var now: Date { lock.withLock { Date(timeIntervalSince1970: seconds) } }
-    func set(_ value: Double) { lock.withLock { seconds = value } }
-}
-
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+final class ClockBox: Sendable {
+    private let seconds: Mutex<Double>
+    init(_ seconds: Double) { self.seconds = Mutex(seconds) }
+    var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+    func set(_ value: Double) { seconds.withLock { $0 = value } }
 }
 
 /// Sends an `HTTPRequest` to a daemon on loopback with URLSession, target untouched.
