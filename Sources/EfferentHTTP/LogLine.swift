@@ -28,13 +28,13 @@ public struct LogLine: Sendable {
     public let fields: [(String, Field)]
     public let time: Date
 
-    public init(_ level: Level = .info, _ fields: [(String, Field)], time: Date = Date()) {
+    public init(_ level: Level, _ fields: [(String, Field)], time: Date = Date()) {
         self.level = level
         self.fields = fields
         self.time = time
     }
 
-    public init(_ level: Level = .info, _ fields: KeyValuePairs<String, Field>, time: Date = Date()) {
+    public init(_ level: Level, _ fields: KeyValuePairs<String, Field>, time: Date = Date()) {
         self.init(level, fields.map { ($0.key, $0.value) }, time: time)
     }
 

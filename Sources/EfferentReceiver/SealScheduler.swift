@@ -109,7 +109,7 @@ final class SealScheduler: Sendable {
         let ms = (Date().timeIntervalSince(started) * 1000).rounded()
         switch outcome {
         case let .success(report):
-            configuration.log?(LogLine(["sealed": .object([
+            configuration.log?(LogLine(.info, ["sealed": .object([
                 ("sent", .count(report.sent)), ("requests", .count(report.requests)), ("bytes", .count(report.bytes)),
                 ("unchanged", .count(report.unchanged)), ("refused", .count(report.refused)),
                 ("parked", .count(report.parked)), ("checked", .integer(report.checkedMissing == nil ? 0 : 1)), ("ms", .number(ms)),

@@ -102,7 +102,7 @@ struct Serve: Subcommand {
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
         termination.wait()
         daemon.shutDown(grace: 30)
-        StandardError.writeLine(LogLine(["stopped": .bool(true)]).json)
+        StandardError.writeLine(LogLine(.info, ["stopped": .bool(true)]).json)
         return 0
     }
 }

@@ -175,7 +175,7 @@ struct Receive: Subcommand {
         let homes = listening.profiles.isEmpty ? [Profile.standard()] : listening.profiles.map(Profile.init(directory:))
         let profiles = try homes.map { home in
             try ReceiverProfile(context: try WriterContext(profile: home, retry: Environment.retryPolicy, onRetry: { text in
-                log(LogLine(["retry": .text(text)]).json)
+                log(LogLine(.info, ["retry": .text(text)]).json)
             }), configuration: configuration)
         }
         let receiver = try Receiver(profiles: profiles, configuration: configuration)
@@ -189,14 +189,14 @@ struct Receive: Subcommand {
         let reach = listening.listen.isLoopback
             ? "only this machine can reach \(url): put a proxy in front (Caddy, tailscale serve; documents/operations.md) at the URL the phone was paired with"
             : "the phone must reach this machine at \(url), or the URL it was paired with if a proxy stands in front"
-        log(LogLine(["listening": .text(url), "writers": .count(profiles.count), "phone": .text(reach)]).json)
+        log(LogLine(.info, ["listening": .text(url), "writers": .count(profiles.count), "phone": .text(reach)]).json)
         receiver.start()
         // Waiting on a thread of its own: a pool thread held here (a one-core machine has one)
         // is one no task of the process could run on.
         await Blocking.onOwnThread { termination.wait() }
         daemon.shutDown(grace: 30)
         await receiver.stopped()
-        log(LogLine(["stopped": .bool(true)]).json)
+        log(LogLine(.info, ["stopped": .bool(true)]).json)
         return 0
     }
 }

@@ -54,11 +54,12 @@ import Testing
             #expect(third.removed == 1 && third.added == 0)
             let left = try rows(store)
             #expect(left.count == stored.count - 1)
-            try store.serialized {
-                #expect(try store.db.statement("SELECT count(*) FROM record WHERE start = ?")
-                    .first([.integer(Int64(dropped.start))]) { $0.int64(0) } == 0)
-                #expect(try store.db.statement("SELECT count(*) FROM record WHERE metric = 'heartRate'").first { $0.int64(0) } == 2)
+            let (droppedRows, heartRates) = try store.serialized {
+                (try store.db.statement("SELECT count(*) FROM record WHERE start = ?").first([.integer(Int64(dropped.start))]) { $0.int64(0) },
+                 try store.db.statement("SELECT count(*) FROM record WHERE metric = 'heartRate'").first { $0.int64(0) })
             }
+            #expect(droppedRows == 0)
+            #expect(heartRates == 2)
         }
     }
 

@@ -46,36 +46,36 @@ import Testing
         #expect(before.count > 1000)
 
         let migrated = try SourceStore(path: directory + "/old.sqlite", zone: zone)
-        let after = try migrated.db.statement(rows + " ORDER BY rid").rows { row in (0..<16).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) } }
+        let after = try migrated.query { try $0.statement(rows + " ORDER BY rid").rows { row in (0..<16).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) } } }
         #expect(after == before, "every record, under its own rid")
-        let indexes = try migrated.db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' ORDER BY name")
-            .rows { $0.text(0) }
+        let indexes = try migrated.query { try $0.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'record' ORDER BY name")
+            .rows { $0.text(0) } }
         // Migration 6 adds the phone samples' index (a receiver's records name their sample);
         // migration 8 drops the index on day.
         #expect(indexes == ["record_agent", "record_identity", "record_sample"])
         // A day's records read by the span of starts its bounds enclose are the rows filed under
         // that day, in the same order, for every day the store holds.
-        let days = try migrated.db.statement("SELECT DISTINCT day FROM record ORDER BY day").rows { $0.text(0) }
+        let days = try migrated.query { try $0.statement("SELECT DISTINCT day FROM record ORDER BY day").rows { $0.text(0) } }
         #expect(days.count > 30)
         for name in days {
             let day = try #require(CalendarDay(name))
-            let filed = try migrated.db.statement("SELECT metric, start, end, value FROM record WHERE day = ? ORDER BY rid")
-                .rows([.text(name)]) { "\($0.text(0)) \($0.int64(1)) \($0.int64(2)) \($0.isNull(3) ? "-" : "\($0.double(3))")" }
+            let filed = try migrated.query { try $0.statement("SELECT metric, start, end, value FROM record WHERE day = ? ORDER BY rid")
+                .rows([.text(name)]) { "\($0.text(0)) \($0.int64(1)) \($0.int64(2)) \($0.isNull(3) ? "-" : "\($0.double(3))")" } }
             let read = try migrated.records(on: day).map { "\($0.metric) \($0.start) \($0.end) \($0.value.map { "\($0)" } ?? "-")" }
             #expect(read.count == filed.count && read == filed, "day \(name)")
         }
-        #expect(try migrated.db.statement("SELECT max(version) FROM migration").first { $0.int64(0) } == Int64(WriterSchema.migrations.last!.version))
+        #expect(try migrated.query { try $0.statement("SELECT max(version) FROM migration").first { $0.int64(0) } } == Int64(WriterSchema.migrations.last!.version))
 
         let again = try migrated.beginImport(source: "export.zip", format: "apple-zip", full: true)
         _ = try ExportImporter.read(export, into: again)
         try again.finish()
         #expect(again.added == 0 && again.removed == 0 && again.seen == before.count - 1, "every imported record already here")
-        #expect(try migrated.db.statement("SELECT count(*) FROM record").first { $0.int64(0) } == Int64(before.count))
+        #expect(try migrated.query { try $0.statement("SELECT count(*) FROM record").first { $0.int64(0) } } == Int64(before.count))
 
         // The agent's record is found by its id: a put replaces it, an undo brings it back, and a
         // delete removes it (applied, not notFound).
         func agentValue() throws -> Double? {
-            try migrated.db.statement("SELECT value FROM record WHERE origin = 1").first { $0.double(0) }
+            try migrated.query { try $0.statement("SELECT value FROM record WHERE origin = 1").first { $0.double(0) } }
         }
         let put = EditItem.put(EditItem.Put(id: "agent:meal:lunch", metric: "dietaryEnergy", start: 1_700_000_000, end: 1_700_000_000,
                                             value: 700, unit: "kcal", stage: nil))
@@ -88,7 +88,7 @@ import Testing
         let outcome = try migrated.apply([.delete(id: "agent:meal:lunch")], edit: EditName(milliseconds: 2_000),
                                          digest: [UInt8](repeating: 2, count: 32), now: Date())
         #expect(outcome.applied == 1 && outcome.failed.isEmpty)
-        #expect(try migrated.db.statement("SELECT count(*) FROM record WHERE origin = 1").first { $0.int64(0) } == 0)
+        #expect(try migrated.query { try $0.statement("SELECT count(*) FROM record WHERE origin = 1").first { $0.int64(0) } } == 0)
     }
 
     /// Migration 7 moves phone samples' UUIDs out of a unique index every batch rewrote into
@@ -156,7 +156,7 @@ import Testing
         #expect(try pageSize(directory + "/new.sqlite") == Int64(SourceStore.pageSize))
         // An import checkpoints every ~40 MB of log, whatever the page size.
         _ = try new.beginImport(source: "test", format: "test", full: false)
-        #expect(try new.db.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } == 40_000_000 / 16_384)
+        #expect(try new.query { try $0.statement("PRAGMA wal_autocheckpoint").first { $0.int64(0) } } == 40_000_000 / 16_384)
 
         let old = try SQLiteConnection(path: directory + "/old.sqlite")
         try old.execute("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; CREATE TABLE kept (a INTEGER); INSERT INTO kept VALUES (7)")
@@ -167,4 +167,9 @@ import Testing
         #expect(try store.recordCount() == 0)
         #expect(try old.statement("SELECT a FROM kept").first { $0.int64(0) } == 7)
     }
+}
+
+extension SourceStore {
+    /// `body` with the store's connection, through its lock (a test reading the store directly).
+    func query<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T { try serialized { try body(db) } }
 }

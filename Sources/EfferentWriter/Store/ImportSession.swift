@@ -246,68 +246,9 @@ public final class ImportSession: ExportSink {
         for run in runs { close(run) }
         runs = []
         try flush()
-        try batches.written.withLock { written in
-            try store.serialized { try finishRun(db: store.db, found: written.found, added: written.added) }
-        }
+        removed += try batches.finishRun(spans: spans, seen: seen, zone: zone)
     }
 
-    private func finishRun(db: SQLiteConnection, found: SeenRows?, added: Int) throws {
-        try db.write {
-            if full, !spans.isEmpty {
-                // One pass over the imported rows this run did not find; those inside this export's
-                // span of their metric are gone from Health. A row a phone sample claims is not
-                // among them: it leaves by its UUID's deletion only (decision A.14), so what only the
-                // phone sent stays, and so does an export's row the phone adopted. Row by row, keeping only those: a
-                // decade holds millions of rows, most of them outside any span or found. Rows this
-                // run added carry it in `seen`, and are skipped by that even where SQLite gave one
-                // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
-                let rows: SQLiteStatement
-                if let found {
-                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND rid <= ? AND seen <> ?")
-                    try rows.bind(1, integer: found.last)
-                    try rows.bind(2, integer: run)
-                } else {
-                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND seen <> ?")
-                    try rows.bind(1, integer: run)
-                }
-                var gone = [Int64]()
-                var days = Set<String>()
-                var changes = TotalChanges()
-                while try rows.step() {
-                    let rid = rows.int64(0)
-                    if let found, found.contains(rid) { continue }
-                    let start = rows.int64(2), metric = rows.text(1)
-                    guard let span = spans[metric] else { continue }
-                    if RecordParts.isSourceless(metric) {
-                        // A ring figure names a date: it is inside the span when its day is, whatever
-                        // zone its instants were cut in (one an earlier import stored in a provisional
-                        // zone lies hours from the pinned zone's midnight).
-                        let day = rows.text(3)
-                        guard day >= zone.day(of: Double(span.first)).description, day <= zone.day(of: Double(span.last)).description else { continue }
-                    } else {
-                        guard start >= span.first, start <= span.last else { continue }
-                    }
-                    gone.append(rid)
-                    days.insert(rows.text(3))
-                    if rows.int64(5) == 1 { changes.add(metric: rows.text(1), start: start, end: rows.int64(4)) }
-                }
-                rows.rewind()
-                let delete = try db.statement("DELETE FROM record WHERE rid = ?")
-                for rid in gone { try delete.run([.integer(rid)]) }
-                removed += gone.count
-                // A bucket covering a removed total no longer stands for it.
-                try SourceStore.staleBuckets(changes, db: db)
-                // A deleted total may have reached past midnight: the next day is rebuilt too
-                // (an unchanged day comes out with the same fingerprint and is not sent).
-                try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))
-            }
-            let span = try db.statement("INSERT OR REPLACE INTO import_span (run, metric, first, last) VALUES (?, ?, ?, ?)")
-            for (metric, range) in spans { try span.run([.integer(run), .text(metric), .integer(range.first), .integer(range.last)]) }
-            try db.statement("UPDATE import_run SET finished = ?, records = ?, added = ?, removed = ? WHERE id = ?")
-                .run([.real(Date().timeIntervalSince1970), .integer(Int64(seen)), .integer(Int64(added)), .integer(Int64(removed)),
-                      .integer(run)])
-        }
-    }
 }
 
 /// The writer thread of an import: each batch committed in a transaction of its own, at most two
@@ -374,6 +315,75 @@ private final class BatchWriter: Sendable {
     }
 
     func waitUntilWritten() { inFlight.wait() }
+
+    /// The run's end, in one transaction: a full export's rows it no longer holds deleted (their
+    /// days marked), its spans noted and the run closed; how many rows went.
+    func finishRun(spans: [String: (first: Int64, last: Int64)], seen: Int, zone: ZoneCalendar) throws -> Int {
+        try written.withLock { written in
+            try store.serialized { try finishRun(db: store.db, spans: spans, seen: seen, zone: zone, found: written.found, added: written.added) }
+        }
+    }
+
+    private func finishRun(db: SQLiteConnection, spans: [String: (first: Int64, last: Int64)], seen: Int, zone: ZoneCalendar,
+                           found: SeenRows?, added: Int) throws -> Int {
+        var removed = 0
+        try db.write {
+            if full, !spans.isEmpty {
+                // One pass over the imported rows this run did not find; those inside this export's
+                // span of their metric are gone from Health. A row a phone sample claims is not
+                // among them: it leaves by its UUID's deletion only (decision A.14), so what only the
+                // phone sent stays, and so does an export's row the phone adopted. Row by row, keeping only those: a
+                // decade holds millions of rows, most of them outside any span or found. Rows this
+                // run added carry it in `seen`, and are skipped by that even where SQLite gave one
+                // the rid of a top row deleted meanwhile (a phone's deletion, an agent's edit).
+                let rows: SQLiteStatement
+                if let found {
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND rid <= ? AND seen <> ?")
+                    try rows.bind(1, integer: found.last)
+                    try rows.bind(2, integer: run)
+                } else {
+                    rows = try db.statement("SELECT rid, metric, start, day, end, total FROM record WHERE origin = 0 AND sample IS NULL AND seen <> ?")
+                    try rows.bind(1, integer: run)
+                }
+                var gone = [Int64]()
+                var days = Set<String>()
+                var changes = TotalChanges()
+                while try rows.step() {
+                    let rid = rows.int64(0)
+                    if let found, found.contains(rid) { continue }
+                    let start = rows.int64(2), metric = rows.text(1)
+                    guard let span = spans[metric] else { continue }
+                    if RecordParts.isSourceless(metric) {
+                        // A ring figure names a date: it is inside the span when its day is, whatever
+                        // zone its instants were cut in (one an earlier import stored in a provisional
+                        // zone lies hours from the pinned zone's midnight).
+                        let day = rows.text(3)
+                        guard day >= zone.day(of: Double(span.first)).description, day <= zone.day(of: Double(span.last)).description else { continue }
+                    } else {
+                        guard start >= span.first, start <= span.last else { continue }
+                    }
+                    gone.append(rid)
+                    days.insert(rows.text(3))
+                    if rows.int64(5) == 1 { changes.add(metric: rows.text(1), start: start, end: rows.int64(4)) }
+                }
+                rows.rewind()
+                let delete = try db.statement("DELETE FROM record WHERE rid = ?")
+                for rid in gone { try delete.run([.integer(rid)]) }
+                removed += gone.count
+                // A bucket covering a removed total no longer stands for it.
+                try SourceStore.staleBuckets(changes, db: db)
+                // A deleted total may have reached past midnight: the next day is rebuilt too
+                // (an unchanged day comes out with the same fingerprint and is not sent).
+                try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))
+            }
+            let span = try db.statement("INSERT OR REPLACE INTO import_span (run, metric, first, last) VALUES (?, ?, ?, ?)")
+            for (metric, range) in spans { try span.run([.integer(run), .text(metric), .integer(range.first), .integer(range.last)]) }
+            try db.statement("UPDATE import_run SET finished = ?, records = ?, added = ?, removed = ? WHERE id = ?")
+                .run([.real(Date().timeIntervalSince1970), .integer(Int64(seen)), .integer(Int64(added)), .integer(Int64(removed)),
+                      .integer(run)])
+        }
+        return removed
+    }
 
     /// Writes one batch in one transaction, with the marks of the days it touched (writer thread),
     /// holding the store for the transaction only: a push on another thread goes on in between.
