@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 import Testing
 @testable import EfferentMicroHTTPD
@@ -38,11 +39,14 @@ struct EchoHandler: MicroHTTPHandler {
     }
 
     /// 300 lines of 1000 bytes, more than any single buffer libmicrohttpd reads into.
-    final class Pieces: @unchecked Sendable {
-        var sent = 0
+    final class Pieces: Sendable {
+        private let sentCount = Mutex(0)
         func next() -> [UInt8]? {
-            guard sent < 300 else { return nil }
-            sent += 1
+            guard let sent = sentCount.withLock({ sent -> Int? in
+                guard sent < 300 else { return nil }
+                sent += 1
+                return sent
+            }) else { return nil }
             return Array(String(format: "%04d", sent).utf8) + [UInt8](repeating: 0x2E, count: 995) + [0x0A]
         }
     }

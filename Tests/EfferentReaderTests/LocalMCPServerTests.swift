@@ -1,13 +1,29 @@
 import EfferentCore
+import EfferentSystem
 import Foundation
 import Testing
 @testable import EfferentReader
 
 @Suite struct LocalMCPServerTests {
-    final class Calls: @unchecked Sendable {
-        var refreshes: [Bool] = []
-        var fail = false
-        var now = Date(timeIntervalSince1970: 1_717_243_200)
+    final class Calls: Sendable {
+        private struct State {
+            var refreshes: [Bool] = []
+            var fail = false
+            var now = Date(timeIntervalSince1970: 1_717_243_200)
+        }
+        private let state = Mutex(State())
+        var refreshes: [Bool] {
+            get { state.withLock { $0.refreshes } }
+            set { state.withLock { $0.refreshes = newValue } }
+        }
+        var fail: Bool {
+            get { state.withLock { $0.fail } }
+            set { state.withLock { $0.fail = newValue } }
+        }
+        var now: Date {
+            get { state.withLock { $0.now } }
+            set { state.withLock { $0.now = newValue } }
+        }
     }
 
     static func server(_ calls: Calls) throws -> LocalMCPServer {

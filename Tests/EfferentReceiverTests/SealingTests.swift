@@ -126,13 +126,14 @@ final class Held: Sendable {
 }
 
 /// Work on a thread of its own, awaited without holding one of the tasks' threads.
-final class PhoneThread: @unchecked Sendable {
+final class PhoneThread: Sendable {
     private let done = Signal()
-    private var result: Result<Int, any Error>?
+    private let result = Mutex<Result<Int, any Error>?>(nil)
 
     init(_ work: @escaping @Sendable () throws -> Int) {
         let thread = Thread { [self] in
-            result = Result { try work() }
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
             done.fire()
         }
         thread.start()
@@ -140,6 +141,6 @@ final class PhoneThread: @unchecked Sendable {
 
     func value() async throws -> Int {
         await done.wait()
-        return try result!.get()
+        return try result.withLock { $0 }!.get()
     }
 }

@@ -65,6 +65,4 @@ import Testing
     }
 }
 
-/// The receiver test hands a collecting sink to the router's sink factory; one request at a time
-/// touches it.
-extension CollectingSink: @unchecked Sendable {}
+

@@ -13,7 +13,7 @@ import Testing
 /// seals and uploads days, as a receiver will take a phone's samples while its days go out.
 @Suite struct SharedWriterTests {
     /// A writer profile on disk, as `efferent init` leaves it, for a real service on loopback.
-    final class WriterProfile: @unchecked Sendable {
+    final class WriterProfile: Sendable {
         let directory = NSTemporaryDirectory() + "efferent-shared-writer-" + UUID().uuidString
         let daemon: HTTPDaemon
         let profile: Profile

@@ -6,6 +6,7 @@ import EfferentHTTP
 import EfferentReader
 import EfferentServer
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 
 /// How a test reaches the dashboard: straight into its router, or over loopback with the exact
@@ -27,7 +28,7 @@ struct Answer {
 
 /// A real archive service on loopback holding `days`, a reader profile synced from it, and a
 /// dashboard serving that reader on a loopback port with a known token.
-final class DashboardHarness: @unchecked Sendable {
+final class DashboardHarness: Sendable {
     static let token = "test-token-0123456789abcdefghijklmnopqrstu"
     let directory = NSTemporaryDirectory() + "efferent-dashboard-" + UUID().uuidString
     let serviceStore: SQLiteArchiveStore

@@ -4,11 +4,12 @@ import EfferentClient
 import EfferentCore
 @testable import EfferentReader
 @testable import EfferentServer
+import EfferentSystem
 import Foundation
 
 /// A real archive service on loopback holding days written by a deliberately independent test
 /// writer — bodies assembled by hand from the protocol text — and a reader profile for it.
-final class ReaderHarness: @unchecked Sendable {
+final class ReaderHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-reader-" + UUID().uuidString
     let serviceStore: SQLiteArchiveStore
     let daemon: HTTPDaemon

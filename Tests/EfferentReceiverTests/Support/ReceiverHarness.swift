@@ -5,12 +5,13 @@ import EfferentHTTP
 import EfferentServer
 import EfferentTestSupport
 @testable import EfferentWriter
+import EfferentSystem
 import Foundation
 
 /// A writer profile on disk as `efferent init` leaves it (keys, settings, a claimed archive on a
 /// real service on loopback), a phone paired with it, and a receiver serving it: in process for
 /// route tests, and on a real libmicrohttpd daemon when asked.
-final class ReceiverHarness: @unchecked Sendable {
+final class ReceiverHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-receive-" + UUID().uuidString
     let service: HTTPDaemon
     let profile: Profile
@@ -22,7 +23,9 @@ final class ReceiverHarness: @unchecked Sendable {
     let phoneID: Int64
     let user: PulsUUID
     let log = LogLines()
-    private(set) var daemon: HTTPDaemon?
+    /// The receiver on a real daemon, once `listen()` started it.
+    var daemon: HTTPDaemon? { started.withLock { $0 } }
+    private let started = Mutex<HTTPDaemon?>(nil)
 
     /// `seals`: the receiver seals and uploads after `debounce` seconds (off: only the store is looked at).
     /// `pinned: false`: `init` was given no zone, so the first input naming one pins it.
@@ -86,10 +89,12 @@ final class ReceiverHarness: @unchecked Sendable {
 
     /// The receiver on a real daemon on loopback (started once), for a phone that posts over HTTP.
     func listen() throws -> Int {
-        if let daemon { return daemon.port }
-        let started = try HTTPDaemon(configuration: .init(port: 0, connectionsPerAddress: 64), responder: receiver)
-        daemon = started
-        return started.port
+        try started.withLock { started in
+            if let daemon = started { return daemon.port }
+            let daemon = try HTTPDaemon(configuration: .init(port: 0, connectionsPerAddress: 64), responder: receiver)
+            started = daemon
+            return daemon.port
+        }
     }
 
     func phone(token: String? = nil, user: String? = nil) throws -> PulsPhone {

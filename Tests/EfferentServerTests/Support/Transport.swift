@@ -39,7 +39,7 @@ enum ServiceKind: String, CustomStringConvertible, Sendable {
 
 /// A service on a fresh store (a new SQLite file, or a new PostgreSQL schema), reachable by the
 /// chosen transport.
-final class TestService: @unchecked Sendable {
+final class TestService: Sendable {
     let directory: String
     let store: any ArchiveStore
     let service: ArchiveService
@@ -47,7 +47,8 @@ final class TestService: @unchecked Sendable {
     let kind: ServiceKind
     let logLines = LogLines()
     let database: PostgresTestDatabase?
-    private(set) var clockSeconds: Double
+    /// The service's clock, in seconds.
+    var clockSeconds: Double { clockBox.now.timeIntervalSince1970 }
 
     init(_ kind: ServiceKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),
          rateLimits: RateLimits? = nil, clock: Double = Date().timeIntervalSince1970) throws {
@@ -65,7 +66,6 @@ final class TestService: @unchecked Sendable {
         service = ArchiveService(store: store, configuration: ServiceConfiguration(
             admission: admission, quota: quota, rateLimits: rateLimits, clock: { box.now }, log: { lines.append($0) }))
         clockBox = box
-        clockSeconds = clock
         self.kind = kind
         // The route suite sends up to 80 requests at once from one address: past the production
         // default of 32 connections an address (SlowClientTests covers that cap).
@@ -75,8 +75,7 @@ final class TestService: @unchecked Sendable {
     private let clockBox: ClockBox
 
     func advanceClock(by seconds: Double) {
-        clockSeconds += seconds
-        clockBox.set(clockSeconds)
+        clockBox.advance(by: seconds)
     }
 
     var baseURL: String { "http://127.0.0.1:\(daemon?.port ?? 0)" }
@@ -97,6 +96,7 @@ final class ClockBox: Sendable {
     init(_ seconds: Double) { self.seconds = Mutex(seconds) }
     var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
     func set(_ value: Double) { seconds.withLock { $0 = value } }
+    func advance(by delta: Double) { seconds.withLock { $0 += delta } }
 }
 
 /// Sends an `HTTPRequest` to a daemon on loopback with URLSession, target untouched.

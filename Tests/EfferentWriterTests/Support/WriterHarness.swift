@@ -4,11 +4,12 @@ import EfferentCore
 import EfferentReader
 @testable import EfferentServer
 @testable import EfferentWriter
+import EfferentSystem
 import Foundation
 
 /// A writer with its own store, keys and a real archive service on loopback (a real SQLite file
 /// under a real libmicrohttpd daemon), claimed and registered as `efferent init` leaves it.
-final class WriterHarness: @unchecked Sendable {
+final class WriterHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-writer-" + UUID().uuidString
     let serviceStore: SQLiteArchiveStore
     let daemon: HTTPDaemon
@@ -18,7 +19,12 @@ final class WriterHarness: @unchecked Sendable {
     let zone: ZoneCalendar
     let store: SourceStore
     let client: ArchiveClient
-    var now: Date
+    /// The writer's clock (tests move it).
+    var now: Date {
+        get { clock.withLock { $0 } }
+        set { clock.withLock { $0 = newValue } }
+    }
+    private let clock: Mutex<Date>
 
     init(zone: String = "Europe/Berlin", now: Date = Date(timeIntervalSince1970: 1_717_416_000), clockSkew: Int64 = 0) async throws {
         serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
@@ -30,7 +36,7 @@ final class WriterHarness: @unchecked Sendable {
         let skew = clockSkew
         client = ArchiveClient(endpoint: "http://127.0.0.1:\(daemon.port)", bucket: reading.bucket,
                                clock: ServiceClock(local: { Date().addingTimeInterval(TimeInterval(skew)) }), retry: .immediate)
-        self.now = now
+        clock = Mutex(now)
         try await client.claim(writer: writer, invite: nil)
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
         try await client.register(.editor, key: editor.publicKey, writer: writer)
