@@ -1,4 +1,5 @@
 import EfferentCurl
+import EfferentSystem
 import Foundation
 
 /// One HTTP exchange as the client needs it; the real one is URLSession, tests may put the
@@ -76,18 +77,16 @@ public final class CurlTransport: HTTPTransport {
         let cancellation = CurlCancellation()
         let session = self.session
         let result: Result<CurlAnswer, CurlFailure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // libcurl blocks its thread, so it gets one of its own: on Linux the global queues
-                // are the tasks' cooperative pool (a thread per core), which an exchange waiting on
-                // the network would hold from every task, and which busy tasks would keep the
-                // exchange waiting for. A cancelled task stops it within a second through the flag.
-                Thread {
-                    do throws(CurlFailure) {
-                        continuation.resume(returning: .success(try session.perform(exchange, cancel: cancellation)))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }.start()
+            // libcurl blocks its thread, so it gets one of its own: on Linux the global queues
+            // are the tasks' cooperative pool (a thread per core), which an exchange waiting on
+            // the network would hold from every task, and which busy tasks would keep the
+            // exchange waiting for. A cancelled task stops it within a second through the flag.
+            await Blocking.onOwnThread { () -> Result<CurlAnswer, CurlFailure> in
+                do throws(CurlFailure) {
+                    return .success(try session.perform(exchange, cancel: cancellation))
+                } catch {
+                    return .failure(error)
+                }
             }
         } onCancel: {
             cancellation.cancel()

@@ -9,16 +9,10 @@ import Foundation
 /// and the cooperative pool has as many threads as cores, so waiting there could starve the work
 /// it waits for.
 final class Lookahead<Item: Sendable> {
-    /// Where the making thread leaves its item; read once `done` is signalled.
-    private final class Slot: Sendable {
-        let result = Mutex<Result<Item, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-    }
-
     private let count: Int
     private let make: @Sendable (Int) throws -> Item
     private var index = 0
-    private var pending: Slot?
+    private var pending: Blocking.Pending<Result<Item, any Error>>?
 
     init(count: Int, make: @escaping @Sendable (Int) throws -> Item) {
         self.count = count
@@ -28,29 +22,22 @@ final class Lookahead<Item: Sendable> {
 
     /// An item still being made when the caller stops (an error, an early return) is waited for,
     /// so no thread outlives the run that asked for it.
-    deinit { pending?.done.wait() }
+    deinit { _ = pending?.wait() }
 
-    private func start(_ index: Int) -> Slot? {
+    private func start(_ index: Int) -> Blocking.Pending<Result<Item, any Error>>? {
         guard index < count else { return nil }
-        let slot = Slot(), make = make
-        let thread = Thread {
-            let made = Result { try make(index) }
-            slot.result.withLock { $0 = made }
-            slot.done.signal()
-        }
+        let make = make
         // Decoding a day recurses through its JSON; give it the main thread's stack, not a secondary thread's default.
-        thread.stackSize = 8 << 20
-        thread.start()
-        return slot
+        return Blocking.started(stackSize: 8 << 20) { Result { try make(index) } }
     }
 
     /// The next item, in order (nil after the last), once it is made; starts making the one after.
     func next() throws -> Item? {
         guard let slot = pending else { return nil }
-        slot.done.wait()
+        let made = slot.wait()
         pending = nil
         index += 1
         pending = start(index)
-        return try slot.result.withLock { $0 }!.get()
+        return try made.get()
     }
 }
