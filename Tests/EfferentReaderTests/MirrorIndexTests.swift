@@ -218,4 +218,86 @@ import Testing
         #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.isEmpty == true)
         #expect(try harness.mirror().indexSnapshot().days.isEmpty)
     }
+
+    /// A process that has checked every day file once checks again only when its record changed or
+    /// `mirror.json` or the `days` folder did: a day rewritten in place (not renamed into the folder)
+    /// is seen by the next process, and by this one once the folder changes; a day renamed into the
+    /// folder (how sync and editors replace files) is seen at once.
+    @Test func aCheckedIndexIsCheckedAgainWhenTheRecordOrTheFolderChanges() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<5).map { Self.first.adding(days: $0) }
+        try await harness.upload(days.map { ($0, ReaderHarness.handBody($0, steps: 100)) })
+        let mirror = try harness.mirror()
+        _ = try await harness.syncer(mirror).run()
+        // Stamps well in the past, so the check after this one can trust them (file times move in ticks).
+        let past = Date(timeIntervalSince1970: 1_600_000_000)
+        let folder = harness.profile.path(Mirror.directoryName), record = harness.profile.path(Mirror.fileName)
+        for path in [folder, record] { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: path) }
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 100)
+
+        // Rewritten in place: the folder keeps its stamp, so this process keeps its answer; a new process reads the day.
+        let handle = try #require(FileHandle(forWritingAtPath: harness.profile.path(mirror.file(days[1]))))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(ReaderHarness.handBody(days[1], steps: 222).utf8))
+        try handle.close()
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 100)
+        #expect(try harness.mirror().indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        // Once the folder changes, this process reads it too.
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        // So it does when mirror.json changes.
+        let again = try #require(FileHandle(forWritingAtPath: harness.profile.path(mirror.file(days[2]))))
+        try again.truncate(atOffset: 0)
+        try again.write(contentsOf: Data(ReaderHarness.handBody(days[2], steps: 333).utf8))
+        try again.close()
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(120)], ofItemAtPath: record)
+        #expect(try mirror.indexSnapshot().days[days[2]]?.metrics["steps"]?.dayTotal == 333)
+
+        // Replaced by a rename into the folder: seen at once.
+        try harness.profile.write(mirror.file(days[3]), Array(ReaderHarness.handBody(days[3], steps: 444).utf8), durable: false)
+        #expect(try mirror.indexSnapshot().days[days[3]]?.metrics["steps"]?.dayTotal == 444)
+        // A day file deleted: its entry goes with it.
+        try FileManager.default.removeItem(atPath: harness.profile.path(mirror.file(days[4])))
+        #expect(try mirror.indexSnapshot().days[days[4]] == nil)
+    }
+
+    /// An index that does not read is rebuilt from the days, and the person is told once, in a
+    /// sentence without a value from the days; one of an older version is rebuilt without a word.
+    @Test func anIndexThatDoesNotReadIsRebuiltAndSaidOnce() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<3).map { Self.first.adding(days: $0) }
+        try await harness.upload(days.map { ($0, ReaderHarness.handBody($0, steps: 4321)) })
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let indexFile = harness.profile.path(MirrorIndex.fileName)
+        #expect(try harness.mirror().takeIndexNotice() == nil)
+
+        try Data("not an index".utf8).write(to: URL(fileURLWithPath: indexFile))
+        let broken = try harness.mirror()
+        let daily = try AnswerRequest(kind: .daily, metrics: ["steps"]).answer(from: MirrorSource(mirror: broken),
+                                                                              range: try DayRange(since: days[0], until: days[2]), archive: nil)
+        #expect((daily as? DailyAnswer)?.values == [[4321], [4321], [4321]])
+        let notice = try #require(broken.takeIndexNotice())
+        #expect(notice.contains(indexFile) && notice.contains("rebuilt") && !notice.contains("4321"), "\(notice)")
+        #expect(broken.takeIndexNotice() == nil, "said once")
+        #expect(try harness.mirror().indexSnapshot().days.count == 3)
+        #expect(try harness.mirror().takeIndexNotice() == nil, "the rebuilt index reads")
+
+        // A day whose bytes in the index do not read is read again from its file, and said.
+        let file = try #require(MirrorIndexCoding.read(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        var stored = file.stored
+        let entry = try #require(stored[days[1]])
+        stored[days[1]] = MirrorIndex.Stored(file: entry.file, stamp: entry.stamp, bytes: [0xFF])
+        try Data(MirrorIndexCoding.file(stored, strings: file.strings)).write(to: URL(fileURLWithPath: indexFile))
+        let partly = try harness.mirror()
+        #expect(try partly.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 4321)
+        #expect(partly.takeIndexNotice() != nil)
+        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.count == 3, "and saved again")
+
+        // An index of an earlier version: rebuilt, nothing said.
+        try Data("EFX4 an index of before".utf8).write(to: URL(fileURLWithPath: indexFile))
+        let older = try harness.mirror()
+        #expect(try older.indexSnapshot().days.count == 3)
+        #expect(older.takeIndexNotice() == nil)
+    }
 }
