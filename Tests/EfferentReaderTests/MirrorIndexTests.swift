@@ -15,7 +15,7 @@ import Testing
     /// A year: hour and day totals (steps, decimals of energy, a total the catalogue does not
     /// know), readings at random moments (integer heart rate from two sources, decimals of weight,
     /// fractions of oxygen with and without a unit), sleep, workouts with a statistic; a week in
-    /// New York and days in Tokyo; two heart-rate readings filed under the day after the local day
+    /// New York and days in Tokyo; nights with naps, time in bed, stretches without a stage; two heart-rate readings filed under the day after the local day
     /// they start on (so one local day is fed by two archive days); and empty days.
     static func year() throws -> [(CalendarDay, String)] {
         var random = SplitMix64(seed: 2929)
@@ -65,6 +65,30 @@ import Testing
                                            value: Double(1000 + index * 7 + Int.random(in: 0...6, using: &random)) / 1000))
             }
             events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 23 * 3600, end: start + 30 * 3600, stage: "asleepCore"))
+            // Readings of both zeros (bit patterns 0x0 and 0x8000…, equal as numbers) in orders that differ day by day:
+            // the index counts them as one value, and the answers must still be the days' to the byte.
+            if offset % 2 == 0 {
+                let zeros: [Double] = offset % 4 == 0 ? [0.0, -0.0, 1.5, -0.0] : [-0.0, 0.0, -2.5, 0.0]
+                for (index, value) in zeros.enumerated() {
+                    let at = start + 5 * 3600 + Int64(index) * 60
+                    events.append(try DayEvent(kind: .record, metric: "futureReading", unit: "zz", source: "Phone", start: at, end: at, value: value))
+                }
+            }
+            // Sleep of every shape: a nap, time in bed from a second source, a stretch without a stage
+            // (the night before), REM overlapping the core sleep, and a stretch of no length.
+            if offset % 5 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 14 * 3600, end: start + 14 * 3600 + 2400, stage: "asleepCore"))
+            }
+            if offset % 7 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 22 * 3600 + 1800, end: start + 31 * 3600, stage: "inBed"))
+            }
+            if offset % 11 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 2 * 3600, end: start + 3 * 3600))
+            }
+            if offset % 13 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 23 * 3600 + 1800, end: start + 25 * 3600, stage: "asleepREM"))
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 26 * 3600, end: start + 26 * 3600, stage: "awake"))
+            }
             if offset % 4 == 0 {
                 events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: start + 18 * 3600, end: start + 19 * 3600,
                                            activity: "37", duration: 3600))
@@ -106,7 +130,7 @@ import Testing
             case .statistics: return try StatisticsAnswer(from: source, metric: request.metric!, range: given, groupBy: try Grouping(name: request.groupBy ?? "month"))
             case .samples: return try SamplesAnswer(from: source, metric: request.metric!, range: given, limit: request.limit ?? 500, offset: request.offset)
             case .workouts: return try WorkoutsAnswer(from: source, range: given, activity: request.activity, offset: request.offset)
-            default: fatalError("not an indexed answer")
+            case .sleep: return try SleepAnswer(from: source, range: given)
             }
         }
         return (days, text { try request.answer(from: source, range: range, archive: nil) })
@@ -123,10 +147,10 @@ import Testing
                                    try DayRange(since: Self.day("2023-12-01"), until: Self.day("2024-01-03")), try DayRange(since: Self.day("2024-04-10"), until: Self.day("2024-04-10")),
                                    DayRange.nothing(from: Self.day("2024-02-01"))]
         var requests = [AnswerRequest(kind: .overview)]
-        for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum"], ["noSuchMetric"]] {
+        for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum", "futureReading"], ["noSuchMetric"]] {
             requests.append(AnswerRequest(kind: .daily, metrics: metrics))
         }
-        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "noSuchMetric"] {
+        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "futureReading", "noSuchMetric"] {
             for grouping in Grouping.allCases { requests.append(AnswerRequest(kind: .statistics, metric: metric, groupBy: grouping.rawValue)) }
         }
         for metric in ["heartRate", "bodyMass", "sleep", "steps", "workout", "noSuchMetric"] {
@@ -141,6 +165,7 @@ import Testing
             request.offset = offset
             requests.append(request)
         }
+        requests.append(AnswerRequest(kind: .sleep))
         var compared = 0, refused = 0, empty = 0
         for request in requests {
             for range in ranges where range != nil || request.kind == .overview {
@@ -153,15 +178,16 @@ import Testing
         }
         #expect(compared > 300)
         // Only an unknown name is refused (daily, four groupings and an activity over seven ranges), and the
-        // total the catalogue does not know over the empty range (daily and four groupings).
-        #expect(refused == 6 * 7 + 5, "\(refused)")
+        // total and the reading the catalogue does not know over the empty range (daily and four groupings; four groupings).
+        #expect(refused == 6 * 7 + 5 + 4, "\(refused)")
         #expect(empty < compared / 3, "\(empty) of \(compared) answers are empty")
 
         // Where no local day is fed by two archive days, the index gives these answers itself.
         let summer = try DayRange(since: Self.day("2024-06-01"), until: Self.day("2024-09-30"))
         let index = try mirror.indexSnapshot()
         for request in [AnswerRequest(kind: .statistics, metric: "heartRate", groupBy: "month"), AnswerRequest(kind: .daily, metrics: ["heartRate", "steps"]),
-                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts)] {
+                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts),
+                        AnswerRequest(kind: .sleep)] {
             #expect(try IndexedAnswers.answer(request, index: index, held: mirror.days, range: summer, archive: nil, source: source) != nil, "\(request.kind)")
         }
         // Days with more distinct values than the index counts are left to the days.

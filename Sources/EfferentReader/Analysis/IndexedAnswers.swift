@@ -33,8 +33,26 @@ enum IndexedAnswers {
             if let activity = request.activity, !WorkoutsAnswer.isActivityName(activity) { return nil }
             return try workouts(index: index, held: held, range: range, activity: request.activity, offset: request.complete ? 0 : request.offset)
         case .sleep:
-            return nil
+            guard let range else { return nil }
+            return try sleep(index: index, range: range)
         }
+    }
+
+    /// The nights of `range` as `SleepAnswer` stitches them from the days: the stretches of the
+    /// held days from the day before `since` through the day after `until`, in day and body order.
+    static func sleep(index: DigestSnapshot, range: DayRange) throws -> SleepAnswer {
+        let clock = LocalClock()
+        var byNight = [CalendarDay: [SleepNight.Stretch]]()
+        if !range.isEmpty {
+            for day in index.held(from: range.since.previous, through: range.until.adding(days: 1)) {
+                for stretch in index.days[day]!.sleep {
+                    let night = try SleepNight.night(of: stretch.start, timeZone: stretch.timeZone, clock: clock)
+                    guard range.contains(night) else { continue }
+                    byNight[night, default: []].append(stretch)
+                }
+            }
+        }
+        return try SleepAnswer(range: range, byNight: byNight, clock: clock)
     }
 
     /// The overview of the held days of `range` (every held day when nil): the record's days are

@@ -4,7 +4,8 @@ import EfferentSystem
 /// `index.bin`: the mirror's index as bytes. Version 5: `EFX5`, a table of the strings the days'
 /// digests name (metric names, units, zones, sources, activities, each once), then each day with
 /// the fingerprint of the file it was read from, the upload time it was read at, and its digest
-/// as a run of bytes of stated length (then its workouts, their parts and route fix starts);
+/// as a run of bytes of stated length (then its workouts, their parts and route fix starts, and
+/// its sleep stretches);
 /// integers are zigzag LEB128, strings their number in the table, and real numbers their 8-byte
 /// bit patterns, so a sum reads back to the same bits. A day's digest is kept as those bytes until
 /// an answer asks for it: a sync holds a decade's index as 11 MB of them rather than as 4,189
@@ -92,6 +93,13 @@ enum MirrorIndexCoding {
             out.int64(start &- previous)
             previous = start
         }
+        out.int(digest.sleep.count)
+        for stretch in digest.sleep {
+            out.int64(stretch.start)
+            out.int64(stretch.end &- stretch.start)
+            out.string(stretch.stage)
+            out.optional(stretch.timeZone)
+        }
         return out.bytes
     }
 
@@ -156,8 +164,15 @@ enum MirrorIndexCoding {
             previous = previous &+ delta
             workouts.fixStarts.append(previous)
         }
+        guard let stretches = input.int() else { return nil }
+        var sleep = [SleepNight.Stretch]()
+        sleep.reserveCapacity(max(0, stretches))
+        for _ in 0..<max(0, stretches) {
+            guard let start = input.int64(), let length = input.int64(), let stage = input.string(), let zone = input.optional() else { return nil }
+            sleep.append(SleepNight.Stretch(start: start, end: start &+ length, stage: stage, timeZone: zone))
+        }
         guard input.atEnd else { return nil }
-        return MirrorDigest.Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts)
+        return MirrorDigest.Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts, sleep: sleep)
     }
 
     /// The file of `stored` (each day's digest as `encode` wrote it with `strings`), days ascending.
