@@ -157,14 +157,14 @@ enum IndexedAnswers {
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
         var workouts = [WorkoutsAnswer.Workout]()
         for window in DayRange.windows(of: inRange) {
-            var parts = [WorkoutDay.Part](), fixes = [Int64]()
+            var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
             let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
             for day in days {
                 let digest = index.days[day]!
                 parts += digest.workouts.parts
-                fixes += digest.workouts.fixStarts
+                if !digest.workouts.fixStarts.isEmpty { fixes.append(digest.workouts.fixStarts) }
             }
-            let statistics = WorkoutStatistics(parts: parts, fixes: fixes)
+            let statistics = WorkoutStatistics(parts: parts, fixDays: fixes)
             for day in days where day <= window.last {
                 let digest = index.days[day]!
                 for session in digest.workouts.sessions {

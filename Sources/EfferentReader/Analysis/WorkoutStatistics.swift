@@ -13,8 +13,10 @@ struct WorkoutStatistics {
     static func wanted(_ metric: String) -> Bool { metric == "workout" || metric.hasPrefix("workout.") || metric == "workoutRoute.latitude" }
 
     private var byWorkout: [Key: [String: Double]] = [:]
-    /// Route fix starts, sorted (one per fix: the latitude row).
-    private let fixes: [Int64]
+    /// Route fix starts (one per fix: the latitude row), in runs each sorted: one run from the
+    /// events, one per day from the index (a workout's fixes are counted in every run, so a
+    /// decade's fixes are never gathered and sorted for an answer).
+    private let fixRuns: [[Int64]]
 
     init(_ events: [ArchiveEvent]) {
         var fixes = [Int64]()
@@ -26,13 +28,14 @@ struct WorkoutStatistics {
                 byWorkout[Key(source: event.source, start: event.start), default: [:]][event.metric, default: 0] += value
             }
         }
-        self.fixes = fixes.sorted()
+        fixRuns = fixes.isEmpty ? [] : [fixes.sorted()]
     }
 
-    /// The same from the mirror's index: the parts of a window's days in their order, and their fixes.
-    init(parts: [WorkoutDay.Part], fixes: [Int64]) {
+    /// The same from the mirror's index: the parts of a window's days in their order, and each
+    /// day's fix starts (sorted, as the index keeps them).
+    init(parts: [WorkoutDay.Part], fixDays: [[Int64]]) {
         for part in parts { byWorkout[Key(source: part.source, start: part.start), default: [:]][part.metric, default: 0] += part.value }
-        self.fixes = fixes.sorted()
+        fixRuns = fixDays.filter { !$0.isEmpty }
     }
 
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
@@ -43,11 +46,15 @@ struct WorkoutStatistics {
             workout.averageHeartRate = values["workout.heartRate.average"]
             workout.maximumHeartRate = values["workout.heartRate.maximum"]
         }
-        let first = lowerBound(workout.start), last = lowerBound(workout.end + 1)
-        if last > first { workout.routeFixes = last - first }
+        // The fixes from its start through its end, in every run whose span reaches them.
+        var count = 0
+        for run in fixRuns where run[0] <= workout.end && run[run.count - 1] >= workout.start {
+            count += Self.lowerBound(run, workout.end + 1) - Self.lowerBound(run, workout.start)
+        }
+        if count > 0 { workout.routeFixes = count }
     }
 
-    private func lowerBound(_ moment: Int64) -> Int {
+    private static func lowerBound(_ fixes: [Int64], _ moment: Int64) -> Int {
         var low = 0, high = fixes.count
         while low < high {
             let middle = (low + high) / 2

@@ -274,6 +274,8 @@ public final class MirrorDigest: Sendable {
                 fold(CollectionOfOne(item.event), zone: item.timeZone, wantsWorkouts: WorkoutStatistics.wanted(item.event.metric))
             }
         }
+        // Sorted, so a workout's fixes are counted in each day by two binary searches (`WorkoutStatistics`).
+        workouts.fixStarts.sort()
         return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts, sleep: sleep)
     }
 }
