@@ -219,11 +219,15 @@ import Testing
 
         // A changed day comes with the next sync, in step.
         try await harness.upload([(days[5], ReaderHarness.handBody(days[5], steps: 555))])
+        // (In a process that has answered already, as a dashboard's background sync: its days are held
+        // decoded, and saved by encoding them again.)
         let later = try harness.mirror()
+        #expect(try later.indexSnapshot().days.count == 40)
         _ = try await harness.syncer(later).run()
         #expect(try later.indexSnapshot().days[days[5]]?.metrics["steps"]?.dayTotal == 555)
         let reread = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
         #expect(reread[days[5]]?.digest.metrics["steps"]?.dayTotal == 555, "and is on disk when the sync ends")
+        #expect(reread.mapValues(\.digest) == (try later.indexSnapshot().days), "every day, encoded again from the days held decoded")
 
         // A day file replaced behind the record's back (same upload time): its fingerprint differs, so it is read again.
         let replaced = try harness.mirror()

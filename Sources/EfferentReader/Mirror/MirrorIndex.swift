@@ -27,7 +27,9 @@ final class MirrorIndex: Sendable {
     }
 
     /// A day as held: the fingerprint of the file its digest was read from, the upload time it was
-    /// read at, and the digest as bytes (`MirrorIndexCoding.encode`), decoded only when an answer asks.
+    /// read at, and the digest as bytes (`MirrorIndexCoding.encode`), decoded only when an answer
+    /// asks. Once the days are decoded the bytes are let go (empty) and encoded again if the index
+    /// is saved, so a dashboard does not hold the index twice.
     struct Stored: Sendable {
         let file: FileStamp
         let stamp: String
@@ -100,7 +102,8 @@ final class MirrorIndex: Sendable {
         state.withLock { state in
             loadIfNeeded(&state)
             if let file {
-                state.stored[day] = Stored(file: file, stamp: digest.stamp, bytes: MirrorIndexCoding.encode(digest, strings: &state.strings))
+                state.stored[day] = Stored(file: file, stamp: digest.stamp,
+                                           bytes: state.decoded == nil ? MirrorIndexCoding.encode(digest, strings: &state.strings) : [])
                 state.decoded?[day] = digest
             } else {
                 state.stored[day] = nil
@@ -127,7 +130,15 @@ final class MirrorIndex: Sendable {
         let bytes: [UInt8]? = state.withLock { state in
             guard state.unsaved else { return nil }
             state.unsaved = false
-            return MirrorIndexCoding.file(state.stored, strings: state.strings)
+            // Days held decoded are encoded again for the file (their bytes were let go).
+            var complete = state.stored
+            if let decoded = state.decoded {
+                for (day, entry) in state.stored where entry.bytes.isEmpty {
+                    guard let digest = decoded[day] else { continue }
+                    complete[day] = Stored(file: entry.file, stamp: entry.stamp, bytes: MirrorIndexCoding.encode(digest, strings: &state.strings))
+                }
+            }
+            return MirrorIndexCoding.file(complete, strings: state.strings)
         }
         if let bytes { try profile.write(Self.fileName, bytes, durable: false) }
     }
@@ -160,7 +171,8 @@ final class MirrorIndex: Sendable {
             var changed = false
             func readAgain(_ day: CalendarDay, _ stamp: String, _ found: FileStamp) throws {
                 let digest = try MirrorDigest.digest(try profile.read(name(day)), day: day, stamp: stamp, clock: clock)
-                state.stored[day] = Stored(file: found, stamp: stamp, bytes: MirrorIndexCoding.encode(digest, strings: &state.strings))
+                state.stored[day] = Stored(file: found, stamp: stamp,
+                                           bytes: state.decoded == nil ? MirrorIndexCoding.encode(digest, strings: &state.strings) : [])
                 state.decoded?[day] = digest
                 changed = true
             }
@@ -193,6 +205,10 @@ final class MirrorIndex: Sendable {
                     }
                 }
                 state.decoded = decoded
+                // Held decoded from here on; the bytes are encoded again only if the index is saved.
+                for (day, entry) in state.stored where decoded[day] != nil {
+                    state.stored[day] = Stored(file: entry.file, stamp: entry.stamp, bytes: [])
+                }
                 for day in unreadable {
                     let entry = state.stored[day]!
                     try readAgain(day, entry.stamp, entry.file)
