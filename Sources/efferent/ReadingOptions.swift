@@ -85,6 +85,8 @@ extension AnswerSubcommand {
         let (answer, scope) = try request.answer(from: source, today: context.today, archive: facts, pageDays: nil)
         try ReadingOptions.print(answer, as: options.format)
         AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.notes)
+        // An index that did not read is rebuilt from the days and the answer stands; a person hears of it once.
+        if let notice = context.mirror.takeIndexNotice() { note(notice) }
         return 0
     }
 }

@@ -29,6 +29,7 @@ struct Sync: Subcommand {
         if Environment.isTerminal { progress = { step in bar.update(done: step.done, total: step.total, bytes: step.bytes) } }
         let report = try await context.sync(acceptRemovals: acceptRemovals, progress: progress)
         bar.finish()
+        if let notice = mirror.takeIndexNotice() { note(notice) }
         print("fetched \(report.fetched) days in \(report.requests) range requests (\(report.bytes) bytes) in "
               + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; the mirror holds \(mirror.days.count) days"
               + (report.dropped > 0 ? "; \(report.dropped) no longer in the archive were forgotten, their files deleted" : "")

@@ -312,4 +312,27 @@ import Glibc
         }
         #expect(http["withoutToken"]?["status"]?.integerValue == 401, "\(http["withoutToken"] ?? .null)")
     }
+
+    /// Issue 29: a mirror's index that does not read is rebuilt from the days, the answer is the
+    /// same, and the person is told once on stderr (no value from the days in the sentence).
+    @Test func anIndexThatDoesNotReadIsRebuiltAndSaidOnce() throws {
+        let archive = try Self.archive()
+        defer { try? FileManager.default.removeItem(atPath: archive.work) }
+        #expect(try archive.writer.run(["import", archive.work + "/export.zip"]).status == 0)
+        #expect(try archive.writer.run(["push"]).status == 0)
+        try Self.connect(archive)
+        let question = ["daily", "--metric", "steps", "--since", archive.since, "--until", archive.until, "--format", "csv", "--offline"]
+        let before = try archive.reader.run(question)
+        #expect(before.status == 0 && !before.stderr.contains("index"), "\(before.stderr)")
+
+        let index = archive.work + "/laptop/index.bin"
+        #expect(FileManager.default.fileExists(atPath: index))
+        try Data("not an index".utf8).write(to: URL(fileURLWithPath: index))
+        let rebuilt = try archive.reader.run(question)
+        #expect(rebuilt.status == 0 && rebuilt.stdout == before.stdout)
+        #expect(rebuilt.stderr.components(separatedBy: "did not read").count == 2, "said once: \(rebuilt.stderr)")
+        #expect(rebuilt.stderr.contains(index), "\(rebuilt.stderr)")
+        let after = try archive.reader.run(question)
+        #expect(after.status == 0 && after.stdout == before.stdout && !after.stderr.contains("index"), "rebuilt and saved: \(after.stderr)")
+    }
 }

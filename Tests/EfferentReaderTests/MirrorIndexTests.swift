@@ -15,7 +15,7 @@ import Testing
     /// A year: hour and day totals (steps, decimals of energy, a total the catalogue does not
     /// know), readings at random moments (integer heart rate from two sources, decimals of weight,
     /// fractions of oxygen with and without a unit), sleep, workouts with a statistic; a week in
-    /// New York and days in Tokyo; two heart-rate readings filed under the day after the local day
+    /// New York and days in Tokyo; nights with naps, time in bed, stretches without a stage; two heart-rate readings filed under the day after the local day
     /// they start on (so one local day is fed by two archive days); and empty days.
     static func year() throws -> [(CalendarDay, String)] {
         var random = SplitMix64(seed: 2929)
@@ -65,6 +65,30 @@ import Testing
                                            value: Double(1000 + index * 7 + Int.random(in: 0...6, using: &random)) / 1000))
             }
             events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 23 * 3600, end: start + 30 * 3600, stage: "asleepCore"))
+            // Readings of both zeros (bit patterns 0x0 and 0x8000…, equal as numbers) in orders that differ day by day:
+            // the index counts them as one value, and the answers must still be the days' to the byte.
+            if offset % 2 == 0 {
+                let zeros: [Double] = offset % 4 == 0 ? [0.0, -0.0, 1.5, -0.0] : [-0.0, 0.0, -2.5, 0.0]
+                for (index, value) in zeros.enumerated() {
+                    let at = start + 5 * 3600 + Int64(index) * 60
+                    events.append(try DayEvent(kind: .record, metric: "futureReading", unit: "zz", source: "Phone", start: at, end: at, value: value))
+                }
+            }
+            // Sleep of every shape: a nap, time in bed from a second source, a stretch without a stage
+            // (the night before), REM overlapping the core sleep, and a stretch of no length.
+            if offset % 5 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 14 * 3600, end: start + 14 * 3600 + 2400, stage: "asleepCore"))
+            }
+            if offset % 7 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 22 * 3600 + 1800, end: start + 31 * 3600, stage: "inBed"))
+            }
+            if offset % 11 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start + 2 * 3600, end: start + 3 * 3600))
+            }
+            if offset % 13 == 0 {
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 23 * 3600 + 1800, end: start + 25 * 3600, stage: "asleepREM"))
+                events.append(try DayEvent(kind: .record, metric: "sleep", source: "Phone", start: start + 26 * 3600, end: start + 26 * 3600, stage: "awake"))
+            }
             if offset % 4 == 0 {
                 events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: start + 18 * 3600, end: start + 19 * 3600,
                                            activity: "37", duration: 3600))
@@ -106,7 +130,7 @@ import Testing
             case .statistics: return try StatisticsAnswer(from: source, metric: request.metric!, range: given, groupBy: try Grouping(name: request.groupBy ?? "month"))
             case .samples: return try SamplesAnswer(from: source, metric: request.metric!, range: given, limit: request.limit ?? 500, offset: request.offset)
             case .workouts: return try WorkoutsAnswer(from: source, range: given, activity: request.activity, offset: request.offset)
-            default: fatalError("not an indexed answer")
+            case .sleep: return try SleepAnswer(from: source, range: given)
             }
         }
         return (days, text { try request.answer(from: source, range: range, archive: nil) })
@@ -123,10 +147,10 @@ import Testing
                                    try DayRange(since: Self.day("2023-12-01"), until: Self.day("2024-01-03")), try DayRange(since: Self.day("2024-04-10"), until: Self.day("2024-04-10")),
                                    DayRange.nothing(from: Self.day("2024-02-01"))]
         var requests = [AnswerRequest(kind: .overview)]
-        for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum"], ["noSuchMetric"]] {
+        for metrics in [[], ["heartRate", "steps", "bodyMass", "futureTotal", "oxygenSaturation", "workout.distanceWalkingRunning.sum", "futureReading"], ["noSuchMetric"]] {
             requests.append(AnswerRequest(kind: .daily, metrics: metrics))
         }
-        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "noSuchMetric"] {
+        for metric in ["steps", "activeEnergy", "futureTotal", "heartRate", "bodyMass", "oxygenSaturation", "walkingSpeed", "futureReading", "noSuchMetric"] {
             for grouping in Grouping.allCases { requests.append(AnswerRequest(kind: .statistics, metric: metric, groupBy: grouping.rawValue)) }
         }
         for metric in ["heartRate", "bodyMass", "sleep", "steps", "workout", "noSuchMetric"] {
@@ -141,6 +165,7 @@ import Testing
             request.offset = offset
             requests.append(request)
         }
+        requests.append(AnswerRequest(kind: .sleep))
         var compared = 0, refused = 0, empty = 0
         for request in requests {
             for range in ranges where range != nil || request.kind == .overview {
@@ -153,15 +178,16 @@ import Testing
         }
         #expect(compared > 300)
         // Only an unknown name is refused (daily, four groupings and an activity over seven ranges), and the
-        // total the catalogue does not know over the empty range (daily and four groupings).
-        #expect(refused == 6 * 7 + 5, "\(refused)")
+        // total and the reading the catalogue does not know over the empty range (daily and four groupings; four groupings).
+        #expect(refused == 6 * 7 + 5 + 4, "\(refused)")
         #expect(empty < compared / 3, "\(empty) of \(compared) answers are empty")
 
         // Where no local day is fed by two archive days, the index gives these answers itself.
         let summer = try DayRange(since: Self.day("2024-06-01"), until: Self.day("2024-09-30"))
         let index = try mirror.indexSnapshot()
         for request in [AnswerRequest(kind: .statistics, metric: "heartRate", groupBy: "month"), AnswerRequest(kind: .daily, metrics: ["heartRate", "steps"]),
-                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts)] {
+                        AnswerRequest(kind: .samples, metric: "heartRate", limit: 500), AnswerRequest(kind: .overview), AnswerRequest(kind: .workouts),
+                        AnswerRequest(kind: .sleep)] {
             #expect(try IndexedAnswers.answer(request, index: index, held: mirror.days, range: summer, archive: nil, source: source) != nil, "\(request.kind)")
         }
         // Days with more distinct values than the index counts are left to the days.
@@ -193,11 +219,15 @@ import Testing
 
         // A changed day comes with the next sync, in step.
         try await harness.upload([(days[5], ReaderHarness.handBody(days[5], steps: 555))])
+        // (In a process that has answered already, as a dashboard's background sync: its days are held
+        // decoded, and saved by encoding them again.)
         let later = try harness.mirror()
+        #expect(try later.indexSnapshot().days.count == 40)
         _ = try await harness.syncer(later).run()
         #expect(try later.indexSnapshot().days[days[5]]?.metrics["steps"]?.dayTotal == 555)
         let reread = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
         #expect(reread[days[5]]?.digest.metrics["steps"]?.dayTotal == 555, "and is on disk when the sync ends")
+        #expect(reread.mapValues(\.digest) == (try later.indexSnapshot().days), "every day, encoded again from the days held decoded")
 
         // A day file replaced behind the record's back (same upload time): its fingerprint differs, so it is read again.
         let replaced = try harness.mirror()
@@ -217,5 +247,87 @@ import Testing
         _ = try await harness.syncer(try harness.mirror(), transport: SyncTests.EmptyListing(endpoint: harness.endpoint)).run(acceptRemovals: true)
         #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.isEmpty == true)
         #expect(try harness.mirror().indexSnapshot().days.isEmpty)
+    }
+
+    /// A process that has checked every day file once checks again only when its record changed or
+    /// `mirror.json` or the `days` folder did: a day rewritten in place (not renamed into the folder)
+    /// is seen by the next process, and by this one once the folder changes; a day renamed into the
+    /// folder (how sync and editors replace files) is seen at once.
+    @Test func aCheckedIndexIsCheckedAgainWhenTheRecordOrTheFolderChanges() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<5).map { Self.first.adding(days: $0) }
+        try await harness.upload(days.map { ($0, ReaderHarness.handBody($0, steps: 100)) })
+        let mirror = try harness.mirror()
+        _ = try await harness.syncer(mirror).run()
+        // Stamps well in the past, so the check after this one can trust them (file times move in ticks).
+        let past = Date(timeIntervalSince1970: 1_600_000_000)
+        let folder = harness.profile.path(Mirror.directoryName), record = harness.profile.path(Mirror.fileName)
+        for path in [folder, record] { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: path) }
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 100)
+
+        // Rewritten in place: the folder keeps its stamp, so this process keeps its answer; a new process reads the day.
+        let handle = try #require(FileHandle(forWritingAtPath: harness.profile.path(mirror.file(days[1]))))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(ReaderHarness.handBody(days[1], steps: 222).utf8))
+        try handle.close()
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 100)
+        #expect(try harness.mirror().indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        // Once the folder changes, this process reads it too.
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
+        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        // So it does when mirror.json changes.
+        let again = try #require(FileHandle(forWritingAtPath: harness.profile.path(mirror.file(days[2]))))
+        try again.truncate(atOffset: 0)
+        try again.write(contentsOf: Data(ReaderHarness.handBody(days[2], steps: 333).utf8))
+        try again.close()
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
+        try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(120)], ofItemAtPath: record)
+        #expect(try mirror.indexSnapshot().days[days[2]]?.metrics["steps"]?.dayTotal == 333)
+
+        // Replaced by a rename into the folder: seen at once.
+        try harness.profile.write(mirror.file(days[3]), Array(ReaderHarness.handBody(days[3], steps: 444).utf8), durable: false)
+        #expect(try mirror.indexSnapshot().days[days[3]]?.metrics["steps"]?.dayTotal == 444)
+        // A day file deleted: its entry goes with it.
+        try FileManager.default.removeItem(atPath: harness.profile.path(mirror.file(days[4])))
+        #expect(try mirror.indexSnapshot().days[days[4]] == nil)
+    }
+
+    /// An index that does not read is rebuilt from the days, and the person is told once, in a
+    /// sentence without a value from the days; one of an older version is rebuilt without a word.
+    @Test func anIndexThatDoesNotReadIsRebuiltAndSaidOnce() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<3).map { Self.first.adding(days: $0) }
+        try await harness.upload(days.map { ($0, ReaderHarness.handBody($0, steps: 4321)) })
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let indexFile = harness.profile.path(MirrorIndex.fileName)
+        #expect(try harness.mirror().takeIndexNotice() == nil)
+
+        try Data("not an index".utf8).write(to: URL(fileURLWithPath: indexFile))
+        let broken = try harness.mirror()
+        let daily = try AnswerRequest(kind: .daily, metrics: ["steps"]).answer(from: MirrorSource(mirror: broken),
+                                                                              range: try DayRange(since: days[0], until: days[2]), archive: nil)
+        #expect((daily as? DailyAnswer)?.values == [[4321], [4321], [4321]])
+        let notice = try #require(broken.takeIndexNotice())
+        #expect(notice.contains(indexFile) && notice.contains("rebuilt") && !notice.contains("4321"), "\(notice)")
+        #expect(broken.takeIndexNotice() == nil, "said once")
+        #expect(try harness.mirror().indexSnapshot().days.count == 3)
+        #expect(try harness.mirror().takeIndexNotice() == nil, "the rebuilt index reads")
+
+        // A day whose bytes in the index do not read is read again from its file, and said.
+        let file = try #require(MirrorIndexCoding.read(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        var stored = file.stored
+        let entry = try #require(stored[days[1]])
+        stored[days[1]] = MirrorIndex.Stored(file: entry.file, stamp: entry.stamp, bytes: [0xFF])
+        try Data(MirrorIndexCoding.file(stored, strings: file.strings)).write(to: URL(fileURLWithPath: indexFile))
+        let partly = try harness.mirror()
+        #expect(try partly.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 4321)
+        #expect(partly.takeIndexNotice() != nil)
+        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.count == 3, "and saved again")
+
+        // An index of an earlier version: rebuilt, nothing said.
+        try Data("EFX4 an index of before".utf8).write(to: URL(fileURLWithPath: indexFile))
+        let older = try harness.mirror()
+        #expect(try older.indexSnapshot().days.count == 3)
+        #expect(older.takeIndexNotice() == nil)
     }
 }

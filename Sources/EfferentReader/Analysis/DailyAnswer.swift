@@ -151,10 +151,23 @@ public struct DailyAnswer: Answer {
         names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
+    /// The table's columns and rows, built here without the table's display (a page of 400 days
+    /// is most of what `/api/v1/daily` spends).
     public var json: JSONValue {
-        .object(["units": .object(units.mapValues(JSONValue.string)),
-                 "columns": .array(table.columns.map(JSONValue.string)),
-                 "rows": .array(table.rows.map(JSONValue.array))])
+        var rows = [JSONValue]()
+        rows.reserveCapacity(values.count)
+        var day = range.since
+        for row in values.prefix(range.dayCount) {
+            var cells = [JSONValue]()
+            cells.reserveCapacity(row.count + 1)
+            cells.append(.string(day.description))
+            for value in row { cells.append(value.map(JSONValue.number) ?? .null) }
+            rows.append(.array(cells))
+            day = day.next
+        }
+        return .object(["units": .object(units.mapValues(JSONValue.string)),
+                        "columns": .array((["day"] + columns.map(\.name)).map(JSONValue.string)),
+                        "rows": .array(rows)])
     }
 
     public var table: AnswerTable {

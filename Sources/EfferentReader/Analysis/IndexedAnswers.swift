@@ -33,8 +33,26 @@ enum IndexedAnswers {
             if let activity = request.activity, !WorkoutsAnswer.isActivityName(activity) { return nil }
             return try workouts(index: index, held: held, range: range, activity: request.activity, offset: request.complete ? 0 : request.offset)
         case .sleep:
-            return nil
+            guard let range else { return nil }
+            return try sleep(index: index, range: range)
         }
+    }
+
+    /// The nights of `range` as `SleepAnswer` stitches them from the days: the stretches of the
+    /// held days from the day before `since` through the day after `until`, in day and body order.
+    static func sleep(index: DigestSnapshot, range: DayRange) throws -> SleepAnswer {
+        let clock = LocalClock()
+        var byNight = [CalendarDay: [SleepNight.Stretch]]()
+        if !range.isEmpty {
+            for day in index.held(from: range.since.previous, through: range.until.adding(days: 1)) {
+                for stretch in index.days[day]!.sleep {
+                    let night = try SleepNight.night(of: stretch.start, timeZone: stretch.timeZone, clock: clock)
+                    guard range.contains(night) else { continue }
+                    byNight[night, default: []].append(stretch)
+                }
+            }
+        }
+        return try SleepAnswer(range: range, byNight: byNight, clock: clock)
     }
 
     /// The overview of the held days of `range` (every held day when nil): the record's days are
@@ -46,15 +64,18 @@ enum IndexedAnswers {
                               metrics: lines.keys.sorted().map { lines[$0]! }, archive: archive)
     }
 
-    /// The days an answer over `range` reads (from the day before `since`), each with its entry;
-    /// nil when one of them has readings whose day could not be told.
-    private static func read(_ index: DigestSnapshot, _ range: DayRange) -> [(day: CalendarDay, digest: MirrorDigest.Day)]? {
+    /// The days an answer over `range` reads (from the day before `since`), each with its entry
+    /// for `metric`; nil when one of them has readings whose day could not be told. Only the
+    /// metric's entries are taken: a copy of each day's whole digest was most of a page of daily steps.
+    private static func read(_ index: DigestSnapshot, _ range: DayRange, _ metric: String)
+        -> [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]? {
         guard !range.isEmpty else { return [] }
-        var out = [(day: CalendarDay, digest: MirrorDigest.Day)]()
-        for day in index.held(from: range.since.previous, through: range.until) {
-            let digest = index.days[day]!
-            guard digest.unknownZone == nil else { return nil }
-            out.append((day, digest))
+        let held = index.held(from: range.since.previous, through: range.until)
+        var out = [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]()
+        out.reserveCapacity(held.count)
+        for day in held {
+            guard let digest = index.days[day], digest.unknownZone == nil else { return nil }
+            out.append((day, digest.zone, digest.metrics[metric]))
         }
         return out
     }
@@ -67,14 +88,14 @@ enum IndexedAnswers {
     }
 
     static func dailyFolds(index: DigestSnapshot, metrics: [String], range: DayRange) -> [String: DailyAnswer.Fold]? {
-        guard let days = read(index, range) else { return nil }
         let rows = range.dayCount
         var folds = [String: DailyAnswer.Fold]()
         for metric in Set(metrics) {
+            guard let days = read(index, range, metric) else { return nil }
             let catalogueTotal = MetricCatalogue.isTotal(metric)
             var fold: DailyAnswer.Fold?
-            for (day, digest) in days {
-                guard let entry = digest.metrics[metric] else { continue }
+            for (day, _, entry) in days {
+                guard let entry else { continue }
                 if fold == nil { fold = DailyAnswer.Fold(rows: rows) }
                 if entry.hourBuckets || entry.dayBuckets { fold!.bucketed = true }
                 if let total = entry.dayTotal, range.contains(day) {
@@ -98,12 +119,12 @@ enum IndexedAnswers {
     }
 
     static func statisticsFold(index: DigestSnapshot, metric: String, range: DayRange, groupBy: Grouping) -> StatisticsAnswer.Fold? {
-        guard let days = read(index, range) else { return nil }
+        guard let days = read(index, range, metric) else { return nil }
         let catalogueTotal = MetricCatalogue.isTotal(metric)
         var fold = StatisticsAnswer.Fold()
         var counts = [String: [Double: Int]]()
-        for (day, digest) in days {
-            guard let entry = digest.metrics[metric] else { continue }
+        for (day, _, entry) in days {
+            guard let entry else { continue }
             fold.seen = true
             if entry.hourBuckets || entry.dayBuckets { fold.bucketed = true }
             if let total = entry.dayTotal, range.contains(day) {
@@ -139,14 +160,14 @@ enum IndexedAnswers {
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
         var workouts = [WorkoutsAnswer.Workout]()
         for window in DayRange.windows(of: inRange) {
-            var parts = [WorkoutDay.Part](), fixes = [Int64]()
+            var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
             let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
             for day in days {
                 let digest = index.days[day]!
                 parts += digest.workouts.parts
-                fixes += digest.workouts.fixStarts
+                if !digest.workouts.fixStarts.isEmpty { fixes.append(digest.workouts.fixStarts) }
             }
-            let statistics = WorkoutStatistics(parts: parts, fixes: fixes)
+            let statistics = WorkoutStatistics(parts: parts, fixDays: fixes)
             for day in days where day <= window.last {
                 let digest = index.days[day]!
                 for session in digest.workouts.sessions {
@@ -173,17 +194,17 @@ enum IndexedAnswers {
     /// opened in the order of their earliest start until no unopened day can start before the
     /// last row of the page.
     static func samples(index: DigestSnapshot, source: MirrorSource, metric: String, range: DayRange, limit: Int, offset: Int) throws -> SamplesAnswer? {
-        guard let days = read(index, range) else { return nil }
+        guard let days = read(index, range, metric) else { return nil }
         let clock = LocalClock()
         let wanted = offset + limit
         var matched = 0
         var candidates = [(position: Int, day: CalendarDay, entry: MirrorDigest.MetricDay, whole: Bool)]()
-        for (position, (day, digest)) in days.enumerated() {
-            guard let entry = digest.metrics[metric], entry.events > 0 else { continue }
+        for (position, (day, zone, entry)) in days.enumerated() {
+            guard let entry, entry.events > 0 else { continue }
             // Every event overlaps the range when the latest start falls on or before `until`
             // and the earliest end on or after `since`, in the day's zone.
-            let whole = try clock.day(of: entry.lastStart, in: digest.zone) <= range.until
-                && clock.day(of: entry.firstLastInstant, in: digest.zone) >= range.since
+            let whole = try clock.day(of: entry.lastStart, in: zone) <= range.until
+                && clock.day(of: entry.firstLastInstant, in: zone) >= range.since
             candidates.append((position, day, entry, whole))
         }
         candidates.sort { ($0.entry.firstStart, $0.position) < ($1.entry.firstStart, $1.position) }

@@ -44,17 +44,41 @@ public final class LocalClock {
     public func iso(_ seconds: Int64, in identifier: String?) throws(AnswerError) -> String {
         guard let identifier, identifier != "UTC", identifier != "Etc/UTC" else { return Self.iso(seconds) }
         let offset = try zone(identifier).offset(at: Double(seconds))
-        let wall = Self.iso(seconds + offset).dropLast()
+        var text = Self.wallBytes(seconds + offset)
         let minutes = abs(offset) / 60
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return wall + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
+        text.append(offset < 0 ? 0x2D : 0x2B)
+        Self.appendTwo(minutes / 60, to: &text)
+        text.append(0x3A)
+        Self.appendTwo(minutes % 60, to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, the instant form of §3.2.
     public static func iso(_ seconds: Int64) -> String {
-        let day = CalendarDay(unixSeconds: seconds)
+        var text = wallBytes(seconds)
+        text.append(0x5A)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` of `seconds` as bytes, written without string interpolation: a page
+    /// of samples or a decade of workouts writes two of these a row.
+    private static func wallBytes(_ seconds: Int64) -> [UInt8] {
+        var text = CalendarDay(unixSeconds: seconds).ascii
+        text.reserveCapacity(25)
         let second = ((seconds % 86_400) + 86_400) % 86_400
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(day)T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+        text.append(0x54)
+        appendTwo(second / 3600, to: &text)
+        text.append(0x3A)
+        appendTwo(second / 60 % 60, to: &text)
+        text.append(0x3A)
+        appendTwo(second % 60, to: &text)
+        return text
+    }
+
+    /// `n` with at least two digits (`07`, `42`, `123`).
+    private static func appendTwo(_ n: Int64, to text: inout [UInt8]) {
+        guard n >= 0, n < 100 else { return text += "\(n)".utf8 }
+        text.append(UInt8(truncatingIfNeeded: 0x30 + n / 10))
+        text.append(UInt8(truncatingIfNeeded: 0x30 + n % 10))
     }
 }

@@ -26,6 +26,15 @@ public struct SleepAnswer: Answer {
         }
     }
 
+    /// The answer over `range` from each night's stretches, in the order the days give them
+    /// (the mirror's index, `IndexedAnswers.sleep`).
+    init(range: DayRange, byNight: [CalendarDay: [SleepNight.Stretch]], clock: LocalClock) throws {
+        self.range = range
+        nights = try byNight.keys.sorted().compactMap { night throws(AnswerError) in
+            try SleepNight(night: night, stretches: byNight[night]!, clock: clock)
+        }
+    }
+
     /// Hours asleep over the recorded nights; `nil` when none was.
     public var asleepDistribution: Distribution? { Distribution(nights.map(\.asleepHours)) }
 

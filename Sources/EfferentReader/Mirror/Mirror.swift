@@ -16,8 +16,14 @@ public final class Mirror: Sendable {
     public static let directoryName = "days"
 
     private struct Record {
-        var uploaded: [CalendarDay: String] = [:]
+        var uploaded: [CalendarDay: String] = [:] {
+            didSet { revision += 1 }
+        }
         var syncedAt: String?
+        /// Counts the changes of `uploaded` in this process: the index re-checks the day files when it moved.
+        var revision = 0
+        /// `uploaded`'s days ascending, until a day is added or removed (every answer asks for them).
+        var sortedDays: [CalendarDay]?
     }
 
     public let profile: Profile
@@ -54,7 +60,14 @@ public final class Mirror: Sendable {
     public var uploaded: [CalendarDay: String] { record.withLock { $0.uploaded } }
     /// When the last whole sync finished (ISO 8601), if one has.
     public var syncedAt: String? { record.withLock { $0.syncedAt } }
-    public var days: [CalendarDay] { record.withLock { $0.uploaded.keys.sorted() } }
+    public var days: [CalendarDay] {
+        record.withLock { record in
+            if let sorted = record.sortedDays { return sorted }
+            let sorted = record.uploaded.keys.sorted()
+            record.sortedDays = sorted
+            return sorted
+        }
+    }
 
     /// The upload time `day` was fetched at, if it is mirrored.
     public func uploaded(_ day: CalendarDay) -> String? { record.withLock { $0.uploaded[day] } }
@@ -67,13 +80,17 @@ public final class Mirror: Sendable {
         try prepareDirectory()
         try profile.write(file(day), body, durable: false)
         index.record(day, digest: try digest(), name: file(day))
-        record.withLock { $0.uploaded[day] = stamp }
+        record.withLock { record in
+            if record.uploaded.updateValue(stamp, forKey: day) == nil { record.sortedDays = nil }
+        }
     }
 
     /// Forgets a day and deletes its opened body and its entry in the index: a forgotten day
     /// leaves no plaintext behind.
     func forget(_ day: CalendarDay) throws {
-        record.withLock { $0.uploaded[day] = nil }
+        record.withLock { record in
+            if record.uploaded.removeValue(forKey: day) != nil { record.sortedDays = nil }
+        }
         index.forget(day)
         try removeFile(file(day))
     }
@@ -81,8 +98,13 @@ public final class Mirror: Sendable {
     /// The index of every held day, brought in step with the record and the day files first
     /// (a day whose entry does not match is read again).
     public func indexSnapshot() throws -> DigestSnapshot {
-        try index.snapshot(uploaded: uploaded, name: file)
+        let (uploaded, revision) = record.withLock { ($0.uploaded, $0.revision) }
+        return try index.snapshot(uploaded: uploaded, revision: revision, name: file)
     }
+
+    /// What a person should hear about the index, once per process: that it did not read and was
+    /// rebuilt from the days, or could not be saved. The CLI says it on stderr; answers stay right.
+    public func takeIndexNotice() -> String? { index.takeNotice() }
 
     /// Deletes the opened bodies of days the record does not hold (left by a forgetting before
     /// files were deleted with their day, or by a sync killed between a file and its record);

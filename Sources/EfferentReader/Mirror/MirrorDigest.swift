@@ -98,13 +98,17 @@ public final class MirrorDigest: Sendable {
         public let unknownZone: String?
         /// Its workouts, their statistics and route fixes, as a workouts answer reads them.
         public let workouts: WorkoutDay
+        /// Its sleep stretches in body order, each with the zone its events carry, as a sleep answer reads them.
+        public let sleep: [SleepNight.Stretch]
 
-        public init(stamp: String, zone: String?, metrics: [String: MetricDay], unknownZone: String? = nil, workouts: WorkoutDay = WorkoutDay()) {
+        public init(stamp: String, zone: String?, metrics: [String: MetricDay], unknownZone: String? = nil, workouts: WorkoutDay = WorkoutDay(),
+                    sleep: [SleepNight.Stretch] = []) {
             self.stamp = stamp
             self.zone = zone
             self.metrics = metrics
             self.unknownZone = unknownZone
             self.workouts = workouts
+            self.sleep = sleep
         }
     }
 
@@ -147,6 +151,7 @@ public final class MirrorDigest: Sendable {
         var metrics = [String: MetricDay]()
         var unknownZone: String?
         var workouts = WorkoutDay()
+        var sleep = [SleepNight.Stretch]()
         // A metric's entry is taken out of the dictionary while its events are folded, so its
         // arrays are changed in place rather than copied per event.
         func fold(_ events: some Sequence<DayEvent>, zone: String?, wantsWorkouts: Bool) {
@@ -158,6 +163,7 @@ public final class MirrorDigest: Sendable {
                 }
                 tally(event, into: &current!.entry, zone: zone)
                 if wantsWorkouts { workouts.add(event) }
+                if event.metric == "sleep" { sleep.append(SleepNight.Stretch(start: event.start, end: event.end, stage: event.stage, timeZone: zone)) }
             }
             if let (metric, entry) = current { metrics[metric] = entry }
         }
@@ -220,6 +226,9 @@ public final class MirrorDigest: Sendable {
                     entry.firstLastInstant = min(entry.firstLastInstant, end > start ? end - 1 : end)
                 }
                 if WorkoutStatistics.wanted(key.metric) { workouts.add(series) }
+                if key.metric == "sleep" {
+                    for row in 0..<count { sleep.append(SleepNight.Stretch(start: starts[row], end: ends[row], stage: series.event(at: row).stage, timeZone: zone)) }
+                }
                 // Hour buckets' values are neither a day total nor readings; a value of NaN is a row without one.
                 if let values = series.values, key.bucket != .hour {
                     if key.bucket == .day {
@@ -265,6 +274,8 @@ public final class MirrorDigest: Sendable {
                 fold(CollectionOfOne(item.event), zone: item.timeZone, wantsWorkouts: WorkoutStatistics.wanted(item.event.metric))
             }
         }
-        return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts)
+        // Sorted, so a workout's fixes are counted in each day by two binary searches (`WorkoutStatistics`).
+        workouts.fixStarts.sort()
+        return Day(stamp: stamp, zone: zone, metrics: metrics, unknownZone: unknownZone, workouts: workouts, sleep: sleep)
     }
 }

@@ -2,7 +2,7 @@ import EfferentCore
 
 /// What a workouts answer reads of one archive day, in body order: its workouts, their
 /// statistics (`workout.<type>.<aggregate>` with a value, not an activity's), and the start of
-/// each route fix (one per fix: the latitude row). Kept in the mirror's index so a decade's
+/// each route fix (one per fix: the latitude row; sorted once the day is digested). Kept in the mirror's index so a decade's
 /// workouts are listed without opening a day, with the same sums in the same order.
 public struct WorkoutDay: Sendable, Equatable {
     public struct Session: Sendable, Equatable {

@@ -77,6 +77,8 @@ enum AnswersBench {
             return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         }.sorted()[2]
 
+        let beforeAndNow = try await compareWithBefore(archive: archive, work: work, questions: questions.map { ($0.name, $0.api) })
+
         let inProcess = try compareInProcess(laptop: archive.laptop, first: CalendarDay(first)!, last: CalendarDay(last)!)
 
         Measure.header("Answers over a generated \(years)-year mirror: the dashboard's /api/v1 (server time) beside SQLite over its export (medians of 7)")
@@ -92,6 +94,7 @@ enum AnswersBench {
         Measure.row("efferent sync of the decade (index written)", Measure.format(resync.seconds, "s", digits: 2),
                     "first sync " + Measure.format(archive.sync.seconds, "s", digits: 2), ratio: nil, goal: "within 10 % of before")
         print("    dashboard peak RSS \(String(format: "%.0f MiB", dashboard.peakRSSMiB))")
+        if let beforeAndNow { print(beforeAndNow, terminator: "") }
         print("  in this process (release, warm, medians): each answer as the request gives it (index) beside the answer's own")
         print("  constructor reading the days (what every answer did before the index), and whether their JSON is the same bytes")
         for row in inProcess {
@@ -145,6 +148,80 @@ enum AnswersBench {
             let read = try median(3) { _ = try days() }
             return (name, index, read, identical)
         }
+    }
+
+    /// With `EFFERENT_BENCH_BEFORE` naming a directory of release binaries built before a change:
+    /// the decade synced from nothing three times with each, alternating, under `/usr/bin/time -v`
+    /// (wall, user CPU, peak RSS), and each question asked of a dashboard of each (the same mirror,
+    /// copied), alternating call by call, seven calls each after one to warm; nil without it.
+    static func compareWithBefore(archive: DecadeArchive, work: String, questions: [(name: String, api: String)]) async throws -> String? {
+        guard let before = ProcessInfo.processInfo.environment["EFFERENT_BENCH_BEFORE"], !before.isEmpty else { return nil }
+        let now = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let builds = [("before", before), ("now", now)]
+        var out = "  before (\(before)) and now, in this run, alternating:\n"
+        var syncs = [String: [TimedRun]]()
+        for round in 0..<3 {
+            for (label, directory) in builds {
+                let home = work + "/sync-\(label)-\(round)"
+                try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+                _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: home)
+                syncs[label, default: []].append(try timed(directory + "/efferent", ["sync"], home: home))
+                try? FileManager.default.removeItem(atPath: home)
+            }
+        }
+        for (label, _) in builds {
+            let runs = syncs[label]!
+            func span(_ values: [Double], _ format: String) -> String {
+                String(format: format, values.min()!) + "–" + String(format: format, values.max()!)
+            }
+            out += "    sync of the decade from nothing, \(label): wall \(span(runs.map(\.wall), "%.2f")) s, user \(span(runs.map(\.user), "%.2f")) s, "
+                + "peak RSS \(span(runs.map(\.peakKiB), "%.0f")) KiB (/usr/bin/time -v, 3 runs)\n"
+        }
+        let copy = work + "/laptop-before"
+        try FileManager.default.copyItem(atPath: archive.laptop, toPath: copy)
+        let old = try DashboardProcess(home: copy, directory: before), new = try DashboardProcess(home: archive.laptop)
+        defer {
+            old.stop()
+            new.stop()
+        }
+        for (name, api) in questions {
+            var times = [String: [Double]]()
+            for dashboard in [old, new] { _ = try dashboard.page("/", api: api) }
+            for _ in 0..<7 {
+                times["before", default: []].append(try old.page("/", api: api).apiServer)
+                times["now", default: []].append(try new.page("/", api: api).apiServer)
+            }
+            let b = times["before"]!.sorted()[3], n = times["now"]!.sorted()[3]
+            out += String(format: "    %@: before %.1f ms, now %.1f ms (medians of 7, server time)\n", name, b * 1000, n * 1000)
+        }
+        return out
+    }
+
+    struct TimedRun {
+        let wall: Double, user: Double, peakKiB: Double
+    }
+
+    /// `binary arguments` under `/usr/bin/time -v`: its wall and user time and its peak RSS.
+    static func timed(_ binary: String, _ arguments: [String], home: String) throws -> TimedRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-v", binary] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["EFFERENT_HOME"] = home
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("\(binary) \(arguments.first ?? "") exited \(process.terminationStatus)") }
+        func field(_ name: String) -> String? {
+            text.split(separator: "\n").first { $0.contains(name) }.flatMap { $0.split(separator: ": ").last.map(String.init) }
+        }
+        let clock = (field("Elapsed (wall clock)") ?? "0").split(separator: ":").compactMap { Double($0) }
+        let wall = clock.reduce(0) { $0 * 60 + $1 }
+        return TimedRun(wall: wall, user: Double(field("User time") ?? "") ?? 0, peakKiB: Double(field("Maximum resident set size") ?? "") ?? 0)
     }
 
     /// The overview's lines from the copy's per-day series counts (what `metrics` and the index hold).

@@ -75,8 +75,10 @@ final class DashboardProcess {
     let port: Int
     let token: String
 
-    init(home: String) throws {
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent")
+    /// `efferent dashboard` on `home`, from the binaries in `directory` (the bench's own when nil).
+    init(home: String, directory: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: directory ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path)
+            .appendingPathComponent("efferent")
         process.arguments = ["dashboard", "--listen", "127.0.0.1:0", "--offline"]
         var environment = ProcessInfo.processInfo.environment
         environment["EFFERENT_HOME"] = home
