@@ -12,16 +12,19 @@
 /// thread at a time), usable from many threads: it hands each one to a single caller and takes it
 /// back before anyone else gets it, which the compiler cannot check (`@unchecked Sendable`).
 public final class ConnectionPool<Connection>: @unchecked Sendable {
-    private struct State {
-        var idle: [Connection] = []
-        var opened = 0
+    // Inlinable, as the rest of this pool: a generic class in another module is otherwise run
+    // unspecialized (through witness tables) on every request the service answers.
+    @usableFromInline struct State {
+        @usableFromInline var idle: [Connection] = []
+        @usableFromInline var opened = 0
+        @usableFromInline init() {}
     }
 
-    private let state = Monitor(State())
-    private let capacity: Int
-    private let open: @Sendable () throws -> Connection
-    private let isReusable: @Sendable (Connection) -> Bool
-    private let isAlive: @Sendable (Connection) -> Bool
+    @usableFromInline let state = Monitor(State())
+    @usableFromInline let capacity: Int
+    @usableFromInline let open: @Sendable () throws -> Connection
+    @usableFromInline let isReusable: @Sendable (Connection) -> Bool
+    @usableFromInline let isAlive: @Sendable (Connection) -> Bool
 
     /// `isReusable` is asked after each use and `isAlive` before an idle connection is handed out;
     /// a connection either refuses (a broken one) is closed and a fresh one opened instead.
@@ -34,13 +37,15 @@ public final class ConnectionPool<Connection>: @unchecked Sendable {
         self.isAlive = isAlive
     }
 
+    @inlinable
     public func use<T>(_ body: (Connection) throws -> T) throws -> T {
         let connection = try take()
         defer { give(connection) }
         return try body(connection)
     }
 
-    private func take() throws -> Connection {
+    @inlinable
+    func take() throws -> Connection {
         while true {
             // An idle connection, or a place to open one; with neither, sleep until one is given back.
             let idle: Connection? = state.wait { state -> Monitor<State>.Step<Connection?> in
@@ -63,7 +68,8 @@ public final class ConnectionPool<Connection>: @unchecked Sendable {
         }
     }
 
-    private func give(_ connection: Connection) {
+    @inlinable
+    func give(_ connection: Connection) {
         let keep = isReusable(connection)
         state.withLock { state in
             if keep { state.idle.append(connection) } else { state.opened -= 1 }

@@ -12,11 +12,13 @@ import Glibc
 /// `Sendable` nor movable (`sending`) in and out of each call, hence `@unchecked Sendable` here,
 /// in the bindings, and nowhere above.
 public final class Exclusive<Resource>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let resource: Resource
+    // Inlinable: the store takes its connection through `held` beside every SQLite call, and a
+    // generic class in another module would otherwise run unspecialized there.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let resource: Resource
     /// The holding thread and how many times it has taken the lock; changed only by the holder.
-    private var holder: pthread_t?
-    private var depth = 0
+    @usableFromInline var holder: pthread_t?
+    @usableFromInline var depth = 0
 
     public init(_ resource: sending Resource) {
         self.resource = resource
@@ -35,6 +37,7 @@ public final class Exclusive<Resource>: @unchecked Sendable {
     }
 
     /// Runs `body` with the resource, the calling thread its one user until `body` returns.
+    @inlinable
     public func withLock<T>(_ body: (Resource) throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         holder = pthread_self()
@@ -49,6 +52,7 @@ public final class Exclusive<Resource>: @unchecked Sendable {
 
     /// The resource, for code running inside `withLock` on this thread; anywhere else it stops
     /// the process (a use outside the lock is a bug, and a trap is better than a race).
+    @inlinable
     public var held: Resource {
         // Read by the holder only: any other thread sees a holder that is not itself, or none.
         precondition(isHeldByCurrentThread, "a lock-guarded resource used outside its lock")
@@ -56,6 +60,7 @@ public final class Exclusive<Resource>: @unchecked Sendable {
     }
 
     /// Whether the calling thread holds the lock now.
+    @inlinable
     public var isHeldByCurrentThread: Bool {
         // Try-lock succeeds for the holder (recursive) and for a thread when nobody holds it;
         // the holder check tells the two apart.

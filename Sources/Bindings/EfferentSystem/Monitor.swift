@@ -18,9 +18,9 @@ public final class Monitor<State> {
         case sleep(until: Date?)
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    @usableFromInline var state: State
 
     public init(_ state: State) {
         self.state = state
@@ -40,6 +40,7 @@ public final class Monitor<State> {
     }
 
     /// Runs `body` with the state, under the lock.
+    @inlinable
     public func withLock<Result, E: Error>(_ body: (inout State) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -48,6 +49,7 @@ public final class Monitor<State> {
 
     /// Runs `step` under the lock until it is done, sleeping between runs until another thread
     /// signals (or its deadline passes). Blocks the calling thread: never call it from a task.
+    @inlinable
     public func wait<Result, E: Error>(_ step: (inout State) throws(E) -> Step<Result>) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -68,9 +70,11 @@ public final class Monitor<State> {
     }
 
     /// Wakes one waiter (call after changing the state a waiter waits on).
+    @inlinable
     public func signal() { pthread_cond_signal(condition) }
 
     /// Wakes every waiter.
+    @inlinable
     public func broadcast() { pthread_cond_broadcast(condition) }
 }
 
