@@ -26,34 +26,18 @@ enum CanonicalOrder {
         return a < b
     }
 
-    /// Whether two strings are the same UTF-8 bytes: one loop over contiguous storage (native
-    /// strings have it; small ones are copied to the stack), several times faster than the
-    /// generic walk, and what decides whether two events share a series.
+    /// Whether two strings are the same UTF-8 bytes, and what decides whether two events share a
+    /// series. Strings whose bytes are known to be ASCII (series keys are names like
+    /// `workoutRoute.latitude`) compare with `==`, which for such strings is one comparison of
+    /// their bytes (and a check of identity first: one storage, or one small string held inline);
+    /// any other pair byte by byte, since `==` on Unicode is canonical equivalence, not bytes.
     @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        // Equal bits are one string: the same storage, or the same small string held inline
-        // (a source or a unit from one literal, a metric from the catalogue).
-        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
-        let fast = a.utf8.withContiguousStorageIfAvailable { p in
-            b.utf8.withContiguousStorageIfAvailable { q in
-                guard p.count == q.count else { return false }
-                guard let a = p.baseAddress, let b = q.baseAddress, a != b else { return true }
-                // Eight bytes at a time: series keys are names like `workoutRoute.latitude`.
-                var i = 0
-                while i + 8 <= p.count {
-                    if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
-                        return false
-                    }
-                    i += 8
-                }
-                while i < p.count {
-                    if a[i] != b[i] { return false }
-                    i += 1
-                }
-                return true
-            }
-        }
-        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+        if a.utf8Span.isKnownASCII, b.utf8Span.isKnownASCII { return a == b }
+        let p = a.utf8Span.span, q = b.utf8Span.span
+        guard p.count == q.count else { return false }
+        for i in p.indices where p[i] != q[i] { return false }
+        return true
     }
 
     /// `sameBytes` of two optional strings: both absent, or both present and byte-equal.
