@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress display on stderr for a terminal: done/total, rate, bytes, ETA. A note or
 /// an error written meanwhile clears the line first (`clearLine`), so it never lands after the bar.
@@ -8,8 +9,7 @@ final class ProgressBar: @unchecked Sendable {
     let started = Date()
     private var lastDraw = Date.distantPast
     /// Whether some bar's line is on screen now (one bar at a time in a command).
-    nonisolated(unsafe) private static var drawn = false
-    private static let lock = NSLock()
+    private static let drawn = Mutex(false)
 
     init(label: String, unit: String) {
         self.label = label
@@ -30,23 +30,23 @@ final class ProgressBar: @unchecked Sendable {
         } else if let totalBytes, totalBytes > 0, bytes > 0, bytes < totalBytes {
             line += ", ETA \(Int(elapsed * Double(totalBytes - bytes) / Double(bytes))) s"
         }
-        Self.lock.withLock {
+        Self.drawn.withLock { drawn in
             FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
-            Self.drawn = true
+            drawn = true
         }
     }
 
     /// Leaves the bar's last state on its line and moves to the next (call it on every exit: `defer`).
     func finish() {
-        Self.lock.withLock {
-            if Self.drawn { FileHandle.standardError.write(Data("\n".utf8)) }
-            Self.drawn = false
+        Self.drawn.withLock { drawn in
+            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+            drawn = false
         }
     }
 
     /// Wipes a drawn bar so the next line written starts at the left on a line of its own.
     static func clearLine() {
-        lock.withLock {
+        drawn.withLock { drawn in
             if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             drawn = false
         }
