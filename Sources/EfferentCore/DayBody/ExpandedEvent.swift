@@ -150,9 +150,10 @@ extension String {
     /// A string of at most `capacity` bytes of UTF-8, appended by `body` straight into the string's
     /// own storage: one allocation, where a byte array then a string of it cost two (a reader
     /// builds an id for every row). Every write goes through the bounds-checked `OutputSpan`.
-    // unsafe: the only step is handing String's uninitialized storage (exactly `capacity` bytes) to
-    // that OutputSpan and reading back how many it initialized; String validates the UTF-8 after.
-    // Audited hot loop "string storage" (documents/design.md); fuzz-day reaches it through every id.
+    // unsafe: the only unchecked step is handing String's uninitialized storage (exactly `capacity`
+    // bytes, which bound every write) to that OutputSpan and reading back how many it initialized;
+    // String validates the UTF-8 after. Audited site "an id written into String's own storage"
+    // (documents/design.md, Memory safety); fuzz-day builds every id of every day it accepts.
     @inline(__always)
     init(utf8Capacity capacity: Int, _ body: (inout OutputSpan<UInt8>) -> Void) {
         self = unsafe String(unsafeUninitializedCapacity: capacity) { buffer in
