@@ -36,13 +36,15 @@ let package = Package(
         .target(name: "EfferentPostgres", dependencies: ["CLibPQ"], path: "Sources/Bindings/EfferentPostgres"),
         .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD"], path: "Sources/Bindings/EfferentMicroHTTPD"),
         .target(name: "EfferentSystem", dependencies: ["CSystem"], path: "Sources/Bindings/EfferentSystem"),
+        // A string's UTF-8 read in place (copies and compares for the core's writer); no C library.
+        .target(name: "EfferentBytes", path: "Sources/Bindings/EfferentBytes"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
         .target(name: "EfferentCurl", dependencies: ["CCurl"], path: "Sources/Bindings/EfferentCurl"),
         // QR codes (the pairing link a phone scans).
         .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
 
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
-        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"], swiftSettings: optimizedInDebug),
+        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentBytes"], swiftSettings: optimizedInDebug),
 
         // The HTTP layer every server stands on: route table, request and response values, body
         // ceilings and gzip, errors that render themselves, the access log, the daemon.

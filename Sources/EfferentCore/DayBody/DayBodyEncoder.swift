@@ -93,7 +93,7 @@ enum DayBodyEncoder {
     /// `activity, bucket, d, duration, k, metric, source, stage, t, t0, unit, value` (§3.1).
     static func write(_ key: DaySeries.Key, rows: [Int], of events: [DayEvent], into writer: inout JSONWriter) {
         var first = true
-        func name(_ text: String) {
+        func name(_ text: StaticString) {
             if !first { writer.raw(byte: UInt8(ascii: ",")) }
             first = false
             writer.raw(text)

@@ -1,3 +1,5 @@
+import EfferentBytes
+
 /// A JSON value as Efferent's bodies, edits and answers use it (RFC 8259).
 ///
 /// Objects keep no member order: writers choose the order (sorted keys for day bodies, the fixed
@@ -45,9 +47,8 @@ public struct JSONWriter {
 
     public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    /// Text already JSON (a literal: its storage is contiguous, so this is one copy).
-    public mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+    public mutating func raw(_ text: StaticString) {
+        UTF8Bytes.append(text, to: &bytes)
     }
 
     public mutating func raw(byte: UInt8) { bytes.append(byte) }
@@ -128,14 +129,12 @@ public struct JSONWriter {
 
     /// The UTF-8 of `s` as it is, no quotes and no escapes (for text known to need none).
     public mutating func text(_ s: String) {
-        bytes.append(contentsOf: s.utf8)
+        UTF8Bytes.append(s, to: &bytes)
     }
 
     /// Whether `string(s)` would escape anything in `s`.
     public static func needsEscape(_ s: String) -> Bool {
-        let utf8 = s.utf8Span.span
-        for i in utf8.indices where utf8[i] < 0x20 || utf8[i] == UInt8(ascii: "\"") || utf8[i] == UInt8(ascii: "\\") { return true }
-        return false
+        UTF8Bytes.contains(s) { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,
@@ -144,7 +143,7 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole rather than a byte at a time.
         if !JSONWriter.needsEscape(s) {
-            bytes.append(contentsOf: s.utf8)
+            UTF8Bytes.append(s, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
             return
         }
