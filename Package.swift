@@ -1,8 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // The layers of Efferent, bottom to top (see documents/design.md):
-//   C libraries (one system target each) → bindings, one per library (every unsafe pointer)
-//   → EfferentCore (pure protocol: keys, HPKE, day body, frame, signed strings, edits; no I/O)
-//   → service / writer / reader libraries → thin executables.
+//   C libraries (one system target each) → bindings, one per library (every C call and unsafe
+//   pointer) → EfferentCore (pure protocol: keys, HPKE, day body, frame, signed strings, edits;
+//   no I/O) → service / writer / reader libraries → thin executables.
+// Every Swift target above the bindings builds with strict memory safety, its diagnostics errors
+// (the loop after `package`): `unsafe` there is written only at the audited sites design.md names.
 import Foundation
 import PackageDescription
 
@@ -26,20 +28,23 @@ let package = Package(
         // The C library's calls Swift's Glibc module leaves out (malloc_trim).
         .systemLibrary(name: "CSystem"),
 
-        // The bindings: every unsafe pointer and every C call lives in one of these, nowhere above.
+        // The bindings: every C call and unsafe pointer lives in one of these; above them, only the
+        // audited sites documents/design.md names (strict memory safety, below, enforces it).
         .target(name: "EfferentCrypto", dependencies: ["CSodium"], path: "Sources/Bindings/EfferentCrypto"),
         .target(name: "EfferentCompression", dependencies: ["CZlib"], path: "Sources/Bindings/EfferentCompression"),
         .target(name: "EfferentSQLite", dependencies: ["CSQLite"], path: "Sources/Bindings/EfferentSQLite"),
         .target(name: "EfferentPostgres", dependencies: ["CLibPQ"], path: "Sources/Bindings/EfferentPostgres"),
         .target(name: "EfferentMicroHTTPD", dependencies: ["CMicroHTTPD", "EfferentSystem"], path: "Sources/Bindings/EfferentMicroHTTPD"),
         .target(name: "EfferentSystem", dependencies: ["CSystem"], path: "Sources/Bindings/EfferentSystem"),
+        // A string's UTF-8 read in place (copies and compares for the core's writer); no C library.
+        .target(name: "EfferentBytes", path: "Sources/Bindings/EfferentBytes"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
         .target(name: "EfferentCurl", dependencies: ["CCurl", "EfferentSystem"], path: "Sources/Bindings/EfferentCurl"),
         // QR codes (the pairing link a phone scans).
         .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
 
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
-        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression"], swiftSettings: optimizedInDebug),
+        .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentBytes"], swiftSettings: optimizedInDebug),
 
         // The HTTP layer every server stands on: route table, request and response values, body
         // ceilings and gzip, errors that render themselves, the access log, the daemon.
@@ -83,9 +88,11 @@ let package = Package(
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
                 linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("z"), .linkedLibrary("sqlite3"), .linkedLibrary("microhttpd")]),
+        // Its binding: the floors and the process clocks behind arrays and strings.
+        .target(name: "EfferentBenchFloor", dependencies: ["CBenchFloor"], path: "Sources/Bindings/EfferentBenchFloor"),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
-                                                                 "EfferentHTTP", "EfferentServer", "EfferentWriter",
-                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentSystem", "CBenchFloor"],
+                                                                 "EfferentHTTP", "EfferentServer", "EfferentWriter", "EfferentSystem",
+                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentBenchFloor"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
@@ -110,8 +117,8 @@ let package = Package(
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression", "EfferentSystem"], path: "Sources/EfferentTestSupport"),
         .testTarget(name: "EfferentHTTPTests", dependencies: ["EfferentHTTP", "EfferentCore", "EfferentCurl", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite",
-                                                          "EfferentPostgres", "EfferentHTTP", "EfferentSystem", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentServerTests", dependencies: ["EfferentServer", "EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentSystem",
+                                                          "EfferentPostgres", "EfferentHTTP", "EfferentTestSupport"]),
         .testTarget(name: "EfferentReaderTests", dependencies: ["EfferentReader", "EfferentClient", "EfferentCore", "EfferentServer",
                                                           "EfferentCompression", "EfferentHTTP", "EfferentSQLite", "EfferentSystem",
                                                           "EfferentTestSupport"]),
@@ -124,7 +131,7 @@ let package = Package(
         .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",
                                                             "EfferentCore", "EfferentHTTP", "EfferentSQLite", "EfferentQRCode",
                                                             "EfferentSystem", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport"]),
+        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport", "EfferentSystem"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentMicroHTTPD",
                                                            "EfferentSystem", "EfferentTestSupport"]),
@@ -132,6 +139,15 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
     ]
 )
+
+// Strict memory safety (SE-0458) on every Swift target above the bindings — libraries, commands,
+// tools, fuzz targets, test support and tests — with its diagnostics as errors: an unsafe construct
+// there must be a binding's safe API or an `unsafe` expression at one of the audited sites
+// documents/design.md names. The bindings (Sources/Bindings) are where C and pointers live.
+for target in package.targets where target.type != .system && target.name != "CBenchFloor"
+    && !(target.path ?? "").hasPrefix("Sources/Bindings/") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
+}
 
 /// The scripts (scripts/lib.sh sets EFFERENT_OPTIMIZE_DEBUG=1) build the codec, the writer, the
 /// reader and the export generator optimized in debug builds too: the suite's end-to-end checks

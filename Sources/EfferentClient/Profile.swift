@@ -27,9 +27,8 @@ public struct Profile: Sendable {
 
     /// Creates the directory with mode 0700 if it does not exist yet.
     public func prepare() throws(ProfileError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .notADirectory(directory) }
+        if let isDirectory = FileKind.isDirectory(directory) {
+            guard isDirectory else { throw .notADirectory(directory) }
             return
         } else {
             do {

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,21 +10,17 @@ public enum LoopbackPort {
     /// A port nobody listens on right now (bound to 0, read back, released), rather than a random
     /// guess that may meet another test's server or the test database.
     public static func free() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let fd = LoopbackSocket.open()
+        defer { LoopbackSocket.close(fd) }
+        LoopbackSocket.bind(fd, port: 0)
+        return LoopbackSocket.localPort(fd)
     }
 
     /// Whether something accepts a connection on `port` now.
     public static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+        let fd = LoopbackSocket.open()
+        defer { LoopbackSocket.close(fd) }
+        return LoopbackSocket.connect(fd, port: port)
     }
 
     /// Waits until `process` accepts connections on `port`; false when it exits first or 20 s pass
@@ -68,13 +65,5 @@ public enum LoopbackPort {
             usleep(20_000)
         }
         return nil
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return address
     }
 }

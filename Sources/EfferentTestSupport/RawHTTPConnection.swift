@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,43 +18,26 @@ public final class RawHTTPConnection {
 
     /// `source` binds the client's end to that loopback address (127.0.0.x) first.
     public init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            inet_pton(AF_INET, source, &local.sin_addr)
-            _ = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else { close(socket); throw POSIXError(.ECONNREFUSED) }
+        socket = LoopbackSocket.open()
+        if let source { LoopbackSocket.bind(socket, address: source, port: 0) }
+        LoopbackSocket.receiveTimeout(socket, seconds: 10)
+        guard LoopbackSocket.connect(socket, address: host, port: port) else { LoopbackSocket.close(socket); throw POSIXError(.ECONNREFUSED) }
     }
 
-    deinit { close(socket) }
+    deinit { LoopbackSocket.close(socket) }
 
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Whether the server still holds the connection open (a peek that finds no close and no error).
     public var isOpen: Bool {
-        var byte: UInt8 = 0
-        let n = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if n > 0 { return true }
-        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        let found = LoopbackSocket.poll(socket, peek: true)
+        return found == .data || found == .wouldBlock
     }
 
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = LoopbackSocket.send(socket, bytes[offset...])
             if n <= 0 { return }
             offset += n
         }
@@ -106,11 +90,9 @@ public final class RawHTTPConnection {
     }
 
     private func fill() throws -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-        if n < 0 { throw POSIXError(.ETIMEDOUT) }
-        if n == 0 { return false }
-        pending.append(contentsOf: buffer[..<n])
+        guard let received = LoopbackSocket.receive(socket, limit: 65536) else { throw POSIXError(.ETIMEDOUT) }
+        if received.isEmpty { return false }
+        pending.append(contentsOf: received)
         return true
     }
 }

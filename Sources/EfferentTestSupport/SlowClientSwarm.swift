@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 import EfferentSystem
 #if canImport(Glibc)
@@ -65,33 +66,22 @@ public final class SlowClientSwarm: Sendable {
 
     /// Each connection is a descriptor: the soft limit on open files goes up to the hard one.
     public static func raiseOpenFiles() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        LoopbackSocket.raiseOpenFiles()
     }
 
     private func connectOne(_ index: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = LoopbackSocket.open(nonBlocking: true)
         guard fd >= 0 else { return -1 }
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        inet_pton(AF_INET, Self.source(firstSource + index % sources), &local.sin_addr)
-        _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var remote = sockaddr_in()
-        remote.sin_family = sa_family_t(AF_INET)
-        remote.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
-        _ = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        LoopbackSocket.bind(fd, address: Self.source(firstSource + index % sources), port: 0)
+        LoopbackSocket.connect(fd, port: port)
         return fd
     }
 
     /// Whether the connection still stands: a read of 0 (closed) or an error other than "would
     /// block" means the server let it go.
     private func alive(_ fd: Int32) -> Bool {
-        var byte: UInt8 = 0
-        let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
-        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINPROGRESS || errno == ENOTCONN)
+        let found = LoopbackSocket.poll(fd, peek: false)
+        return found == .wouldBlock || found == .connecting
     }
 
     private func run() {
@@ -103,7 +93,7 @@ public final class SlowClientSwarm: Sendable {
             var reconnects = 0
             for index in 0..<count {
                 if sockets[index] >= 0, !alive(sockets[index]) {
-                    close(sockets[index])
+                    LoopbackSocket.close(sockets[index])
                     sockets[index] = -1
                     reconnects += 1
                 }
@@ -114,8 +104,7 @@ public final class SlowClientSwarm: Sendable {
                 }
                 // One more byte of a head that never ends.
                 let byte: UInt8 = sent[index] < head.count ? head[sent[index]] : UInt8(ascii: "a")
-                var one = byte
-                if send(sockets[index], &one, 1, Int32(MSG_NOSIGNAL)) == 1 {
+                if LoopbackSocket.send(sockets[index], [byte][...]) == 1 {
                     sent[index] += 1
                     opened.append(index)
                 }
@@ -126,7 +115,7 @@ public final class SlowClientSwarm: Sendable {
             }
             usleep(useconds_t(interval * 1_000_000))
         }
-        for fd in sockets where fd >= 0 { close(fd) }
+        for fd in sockets where fd >= 0 { LoopbackSocket.close(fd) }
         finished.signal()
     }
 }

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// An output file written a piece at a time, so an export of a decade never sits in memory as
@@ -19,22 +20,19 @@ final class StreamedFile {
     func write(_ text: String) throws {
         do { try handle.write(contentsOf: Data(text.utf8)) } catch {
             try? handle.close()
-            unlink(partial)
+            FileDurability.remove(partial)
             throw StreamedFileError.cannotWrite(path)
         }
     }
 
-    /// Flushes, closes and gives the file its name.
+    /// Flushes, closes and gives the file its name (`FileDurability.replace`: the file, then the
+    /// folder's new name, flushed to the disk).
     func finish() throws {
         do {
-            try handle.synchronize()
             try handle.close()
+            try FileDurability.replace(path, with: partial)
         } catch {
-            unlink(partial)
-            throw StreamedFileError.cannotWrite(path)
-        }
-        guard rename(partial, path) == 0 else {
-            unlink(partial)
+            FileDurability.remove(partial)
             throw StreamedFileError.cannotWrite(path)
         }
     }

@@ -75,7 +75,7 @@ import Testing
                 interruptions += 1
                 // Every other call is interrupted; the rest take at most three bytes.
                 if interruptions % 2 == 0 { return (-1, EINTR) }
-                return system.write(fd, UnsafeRawBufferPointer(rebasing: buffer.prefix(3)))
+                return system.write(fd, buffer.prefix(3))
             }
             calls.fsync = { fd in
                 interruptions += 1

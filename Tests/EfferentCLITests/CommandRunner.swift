@@ -1,4 +1,5 @@
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +63,7 @@ extension CommandRunner {
         }
         let handoff = work + "/handoff.txt"
         try writer.run(["handoff"]).stdout.write(toFile: handoff, atomically: true, encoding: .utf8)
-        chmod(handoff, 0o600)
+        try? FileMode.set(0o600, on: handoff)
         for arguments in [["connect", "--handoff", handoff], ["sync"]] {
             let result = try reader.run(arguments)
             guard result.status == 0 else { throw SetupFailure(step: arguments[0], stderr: result.stderr) }
@@ -106,32 +107,23 @@ extension CommandRunner {
     /// process's own memory, which a spawned child's accounting inherits on Linux.
     func runMeasured(_ arguments: [String]) throws -> (status: Int32, stdout: String, peakKiB: Int) {
         let output = NSTemporaryDirectory() + "efferent-out-" + UUID().uuidString
-        defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        defer { FileDurability.remove(output) }
         let path = Self.products.appendingPathComponent("efferent").path
         var environment = ProcessInfo.processInfo.environment
         environment["EFFERENT_HOME"] = home
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard rc == 0 else { throw POSIXError(.ENOEXEC) }
-        var status: Int32 = 0
+        let pid = try ChildProcess.spawn(path, arguments: arguments, environment: environment, output: output)
         var peak = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        var exited = ChildProcess.exitStatus(pid)
+        while exited == nil {
             if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
                 peak = max(peak, kib)
             }
             usleep(5_000)
+            exited = ChildProcess.exitStatus(pid)
         }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xFF, text, peak)
+        return (exited ?? 0, text, peak)
     }
 }

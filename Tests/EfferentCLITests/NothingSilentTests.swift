@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentExportGenerator
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ import Glibc
     static func connect(_ archive: Archive) throws {
         let handoff = archive.work + "/handoff.txt"
         try archive.writer.run(["handoff"]).stdout.write(toFile: handoff, atomically: true, encoding: .utf8)
-        chmod(handoff, 0o600)
+        try? FileMode.set(0o600, on: handoff)
         #expect(try archive.reader.run(["connect", "--handoff", handoff]).status == 0)
         #expect(try archive.reader.run(["sync"]).status == 0)
     }

@@ -1,5 +1,6 @@
 import EfferentCore
 import EfferentTestSupport
+import EfferentSystem
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ import Glibc
 
         let handoff = work + "/handoff.txt"
         try writer.runner.run(["handoff"]).stdout.write(toFile: handoff, atomically: true, encoding: .utf8)
-        chmod(handoff, 0o600)
+        try? FileMode.set(0o600, on: handoff)
         let reader = CommandRunner(home: work + "/laptop")
         #expect(try reader.run(["connect", "--handoff", handoff]).status == 0)
         #expect(try reader.run(["sync"]).status == 0)

@@ -1,5 +1,6 @@
 import EfferentCore
 import EfferentExportGenerator
+import EfferentSystem
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -32,9 +33,8 @@ import Glibc
         let initialised = try writer.run(["init", "--server", server.url, "--invite", code])
         #expect(initialised.status == 0, "\(initialised.stderr)")
         #expect(initialised.stdout.contains("created archive"))
-        var info = stat()
-        #expect(stat(work + "/phone/reading-key.json", &info) == 0 && info.st_mode & 0o777 == 0o600)
-        #expect(stat(work + "/phone", &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(FileMode.permissions(of: work + "/phone/reading-key.json").map { $0 & 0o777 } == 0o600)
+        #expect(FileMode.permissions(of: work + "/phone").map { $0 & 0o777 } == 0o700)
 
         // Origin: alxdrcirilo/apple-health-parser tests/data (MIT) — a zip re-made on a Mac.
         let imported = try writer.run(["import", Self.samples.appendingPathComponent("apple-health-parser/export.zip").path])
@@ -42,7 +42,7 @@ import Glibc
         #expect(imported.stdout.contains("read 8 records"))
         // Every plaintext record is in the writer's store: owner only, WAL files included.
         for name in ["writer.sqlite", "writer.sqlite-wal", "writer.sqlite-shm"] where FileManager.default.fileExists(atPath: work + "/phone/" + name) {
-            #expect(stat(work + "/phone/" + name, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name)")
+            #expect(FileMode.permissions(of: work + "/phone/" + name).map { $0 & 0o777 } == 0o600, "\(name)")
         }
         let pushed = try writer.run(["push"])
         #expect(pushed.status == 0, "\(pushed.stderr)")
@@ -57,13 +57,13 @@ import Glibc
         #expect(handoff.status == 0 && handoff.stdout.contains("efferent-reading-v1."))
         let handoffFile = work + "/handoff.txt"
         try handoff.stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
-        chmod(handoffFile, 0o644)
+        try? FileMode.set(0o644, on: handoffFile)
         let reader = CommandRunner(home: work + "/laptop")
         let absent = try reader.run(["connect", "--handoff", work + "/nowhere.txt"])
         #expect(absent.status == 1 && absent.stderr.contains("efferent handoff > handoff.txt") && !absent.stderr.contains("efferent connect"))
         let open = try reader.run(["connect", "--handoff", handoffFile])
         #expect(open.status == 1 && open.stderr.contains("chmod 600"))
-        chmod(handoffFile, 0o600)
+        try? FileMode.set(0o600, on: handoffFile)
         // The writer's own profile is never turned into a reader (it would lose its settings).
         let settingsBefore = try String(contentsOfFile: work + "/phone/profile.json", encoding: .utf8)
         let intoWriter = try writer.run(["connect", "--handoff", handoffFile])
@@ -106,14 +106,12 @@ import Glibc
         let lines = try String(contentsOfFile: work + "/hr.jsonl", encoding: .utf8)
         #expect(lines.split(separator: "\n").count == 2)
         for file in [work + "/hr.jsonl", work + "/sleep.svg"] {
-            var mode = stat()
-            #expect(stat(file, &mode) == 0 && mode.st_mode & 0o777 == 0o600, "readable health data is the owner's: \(file)")
+            #expect(FileMode.permissions(of: file).map { $0 & 0o777 } == 0o600, "readable health data is the owner's: \(file)")
         }
         // A store from before umask 077 (0644) is made owner-only when next opened.
-        chmod(work + "/phone/writer.sqlite", 0o644)
+        try? FileMode.set(0o644, on: work + "/phone/writer.sqlite")
         #expect(try writer.run(["status"]).status == 0)
-        var store = stat()
-        #expect(stat(work + "/phone/writer.sqlite", &store) == 0 && store.st_mode & 0o777 == 0o600)
+        #expect(FileMode.permissions(of: work + "/phone/writer.sqlite").map { $0 & 0o777 } == 0o600)
         let readerStatus = try reader.run(["status"])
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
     }
@@ -131,7 +129,7 @@ import Glibc
         #expect(try owner.run(["push"]).status == 0)
         let handoffFile = work + "/handoff.txt"
         try owner.run(["handoff"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
-        chmod(handoffFile, 0o600)
+        try? FileMode.set(0o600, on: handoffFile)
         let agent = CommandRunner(home: work + "/agent")
         #expect(try agent.run(["connect", "--handoff", handoffFile]).status == 0)
 
@@ -197,7 +195,7 @@ import Glibc
         // A read-only handoff cannot write.
         let readOnly = CommandRunner(home: work + "/laptop")
         try owner.run(["handoff", "--read-only"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
-        chmod(handoffFile, 0o600)
+        try? FileMode.set(0o600, on: handoffFile)
         #expect(try readOnly.run(["connect", "--handoff", handoffFile]).status == 0)
         let refused = try readOnly.run(["write", "--items", items])
         #expect(refused.status == 1 && refused.stderr.contains("no editor key"), "\(refused.stderr)")
@@ -223,7 +221,7 @@ import Glibc
         #expect(try writer.run(["push"]).status == 0)
         let handoffFile = work + "/handoff.txt"
         try writer.run(["handoff"]).stdout.write(toFile: handoffFile, atomically: true, encoding: .utf8)
-        chmod(handoffFile, 0o600)
+        try? FileMode.set(0o600, on: handoffFile)
         let reader = CommandRunner(home: work + "/laptop")
         #expect(try reader.run(["connect", "--handoff", handoffFile]).status == 0)
         #expect(try reader.run(["sync"]).status == 0)

@@ -1,4 +1,5 @@
 import EfferentSQLite
+import EfferentSystem
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport
@@ -74,13 +75,13 @@ import Testing
         let data = Self.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let owner: uid_t = geteuid() == 0 ? 65534 : geteuid()
-        if geteuid() == 0 { #expect(chown(data, 65534, 65534) == 0) }
+        if geteuid() == 0 { #expect(FileMode.changeOwner(of: data, user: 65534, group: 65534)) }
         #expect(try ServerProcess.run(["invite", "--data", data]).status == 0)
         let (status, stats, _) = try ServerProcess.run(["stats", "--data", data])
         #expect(status == 0 && stats.contains("archives       0"))
         for name in (try FileManager.default.contentsOfDirectory(atPath: data)) {
-            var info = stat()
-            #expect(stat(data + "/" + name, &info) == 0 && info.st_uid == owner, "\(name) belongs to \(info.st_uid)")
+            let found = FileMode.owner(of: data + "/" + name)
+            #expect(found == owner, "\(name) belongs to \(found.map(String.init) ?? "nobody")")
         }
     }
 
@@ -89,11 +90,10 @@ import Testing
     @Test func theServiceKeepsItsFilesToItsOwner() throws {
         let data = Self.temporaryDirectory()
         #expect(try ServerProcess.run(["invite", "--data", data]).status == 0)
-        var info = stat()
-        #expect(stat(data + "/archive.sqlite", &info) == 0 && info.st_mode & 0o777 == 0o600)
-        chmod(data + "/archive.sqlite", 0o644)
+        #expect(FileMode.permissions(of: data + "/archive.sqlite").map { $0 & 0o777 } == 0o600)
+        try FileMode.set(0o644, on: data + "/archive.sqlite")
         let server = try ServerProcess(data: data)
-        #expect(stat(data + "/archive.sqlite", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(FileMode.permissions(of: data + "/archive.sqlite").map { $0 & 0o777 } == 0o600)
         server.terminate()
     }
 
@@ -138,7 +138,7 @@ import Testing
         let writer = StandInWriter()
         #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
         var random = SplitMix64(seed: 5)
-        let block = (0..<10_000).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } }
+        let block = (0..<10_000).flatMap { _ in let word = random.next(); return (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) } }
         for month in 0..<20 {
             // Sealed days the service stores as they are: 31 of 80 KB a frame.
             let batch = days(from: day("2000-01-01").adding(days: month * 31).description, count: 31)

@@ -35,7 +35,7 @@ public enum DurableFile {
         guard chmodCode == 0 else { abandon(); throw fail(chmodCode) }
         var offset = 0
         while offset < bytes.count {
-            let (written, code) = bytes[offset...].withUnsafeBytes { calls.write(fd, $0) }
+            let (written, code) = calls.write(fd, bytes[offset...])
             if written < 0 && code == EINTR { continue }
             guard written > 0 else { abandon(); throw fail(written == 0 ? ENOSPC : code) }
             offset += written
@@ -103,7 +103,7 @@ public struct FileWriteError: Error, Equatable, CustomStringConvertible {
 struct FileCalls {
     var open: (String, Int32, UInt32) -> (Int32, Int32)
     var fchmod: (Int32, UInt32) -> Int32
-    var write: (Int32, UnsafeRawBufferPointer) -> (Int, Int32)
+    var write: (Int32, ArraySlice<UInt8>) -> (Int, Int32)
     var fsync: (Int32) -> Int32
     var close: (Int32) -> Int32
     var rename: (String, String) -> Int32
@@ -115,8 +115,8 @@ struct FileCalls {
             return (fd, fd < 0 ? errno : 0)
         },
         fchmod: { fd, mode in Glibc.fchmod(fd, mode_t(mode)) == 0 ? 0 : errno },
-        write: { fd, buffer in
-            let written = Glibc.write(fd, buffer.baseAddress, buffer.count)
+        write: { fd, bytes in
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             return (written, written < 0 ? errno : 0)
         },
         fsync: { fd in Glibc.fsync(fd) == 0 ? 0 : errno },

@@ -1,3 +1,5 @@
+import EfferentBytes
+
 /// The comparisons of decision A.5, shared by series and rows.
 enum CanonicalOrder {
     /// `a < b` when the two differ, `nil` when they are equal (so the caller moves on to the
@@ -26,34 +28,12 @@ enum CanonicalOrder {
         return a < b
     }
 
-    /// Whether two strings are the same UTF-8 bytes: one loop over contiguous storage (native
-    /// strings have it; small ones are copied to the stack), several times faster than the
-    /// generic walk, and what decides whether two events share a series.
+    /// Whether two strings are the same UTF-8 bytes, and what decides whether two events share a
+    /// series: one loop over contiguous storage (`UTF8Bytes.same`), several times faster than the
+    /// generic walk (series keys are names like `workoutRoute.latitude`).
     @inline(__always)
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        // Equal bits are one string: the same storage, or the same small string held inline
-        // (a source or a unit from one literal, a metric from the catalogue).
-        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
-        let fast = a.utf8.withContiguousStorageIfAvailable { p in
-            b.utf8.withContiguousStorageIfAvailable { q in
-                guard p.count == q.count else { return false }
-                guard let a = p.baseAddress, let b = q.baseAddress, a != b else { return true }
-                // Eight bytes at a time: series keys are names like `workoutRoute.latitude`.
-                var i = 0
-                while i + 8 <= p.count {
-                    if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
-                        return false
-                    }
-                    i += 8
-                }
-                while i < p.count {
-                    if a[i] != b[i] { return false }
-                    i += 1
-                }
-                return true
-            }
-        }
-        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+        UTF8Bytes.same(a, b)
     }
 
     /// `sameBytes` of two optional strings: both absent, or both present and byte-equal.

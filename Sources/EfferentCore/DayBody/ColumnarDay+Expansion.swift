@@ -14,11 +14,8 @@ extension ColumnarDay {
     public func expandedEvents(matching: ((String) -> Bool)?) -> [ExpandedEvent] {
         let series = matching.map { keep in self.series.filter { keep($0.key.metric) } } ?? self.series
         // Storage sized once and filled in place: a day with every type expands to 8,000 rows.
-        return [ExpandedEvent](unsafeUninitializedCapacity: series.reduce(0) { $0 + $1.count }) { out, count in
-            Self.forEach(in: series) { event in
-                out.initializeElement(at: count, to: event)
-                count += 1
-            }
+        return [ExpandedEvent](capacity: series.reduce(0) { $0 + $1.count }) { out in
+            Self.forEach(in: series) { event in out.append(event) }
         }
     }
 
@@ -37,11 +34,9 @@ extension ColumnarDay {
             // release the series' columns each time (29 million rows a decade with every type).
             var event = ExpandedEvent(columns: one.columns, row: 0, number: 0)
             if let numbered = numbers[index] {
-                try numbered.withUnsafeBufferPointer { numbered in
-                    for row in 0..<one.count {
-                        event.move(to: row, number: numbered[row])
-                        try body(event)
-                    }
+                for row in 0..<one.count {
+                    event.move(to: row, number: numbered[row])
+                    try body(event)
                 }
             } else {
                 for row in 0..<one.count {
@@ -119,25 +114,23 @@ extension ColumnarDay {
     /// The numbers of a series in start order: a run of equal starts gets 1, 2, …; an empty array
     /// when nothing repeats, `nil` when the starts are not in order.
     private static func runNumbers(_ starts: [Int64]) -> [Int32]? {
-        starts.withUnsafeBufferPointer { starts -> [Int32]? in
-            var firstRepeat = -1
-            for i in starts.indices.dropFirst() {
-                if starts[i] < starts[i - 1] { return nil }
-                if starts[i] == starts[i - 1], firstRepeat < 0 { firstRepeat = i - 1 }
-            }
-            guard firstRepeat >= 0 else { return [] }
-            var out = [Int32](repeating: 0, count: starts.count)
-            out.withUnsafeMutableBufferPointer { out in
-                var i = firstRepeat
-                while i < starts.count {
-                    var j = i + 1
-                    while j < starts.count, starts[j] == starts[i] { j += 1 }
-                    if j - i > 1 { for k in i..<j { out[k] = Int32(k - i + 1) } }
-                    i = j
-                }
-            }
-            return out
+        let starts = starts.span
+        var firstRepeat = -1
+        for i in starts.indices.dropFirst() {
+            if starts[i] < starts[i - 1] { return nil }
+            if starts[i] == starts[i - 1], firstRepeat < 0 { firstRepeat = i - 1 }
         }
+        guard firstRepeat >= 0 else { return [] }
+        var numbers = [Int32](repeating: 0, count: starts.count)
+        var out = numbers.mutableSpan
+        var i = firstRepeat
+        while i < starts.count {
+            var j = i + 1
+            while j < starts.count, starts[j] == starts[i] { j += 1 }
+            if j - i > 1 { for k in i..<j { out[k] = Int32(k - i + 1) } }
+            i = j
+        }
+        return numbers
     }
 
     private struct GroupKey: Hashable {

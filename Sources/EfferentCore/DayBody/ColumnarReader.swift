@@ -114,21 +114,8 @@ enum ColumnarReader {
         // 0001…9999, no end before its start. Steps become starts and spans ends in place.
         let range = DayEvent.earliestSecond...DayEvent.latestSecond
         guard range.contains(start) else { return nil }
-        // Through buffers: element by element, each write checked the arrays' uniqueness again.
-        let valid = starts.withUnsafeMutableBufferPointer { starts in
-            ends.withUnsafeMutableBufferPointer { ends in
-                var moment = start
-                for i in 0..<count {
-                    moment += starts[i]
-                    guard range.contains(moment), ends[i] >= 0 else { return false }
-                    let end = moment + ends[i]
-                    guard end <= DayEvent.latestSecond else { return false }
-                    starts[i] = moment
-                    ends[i] = end
-                }
-                return true
-            }
-        }
+        // Through mutable spans: element by element, each write checked the arrays' uniqueness again.
+        let valid = Self.accumulate(start: start, range: range, count: count, starts: &starts, ends: &ends)
         guard valid else { return nil }
         let key = DaySeries.Key(kind: kind, metric: metricText, bucket: bucketValue, unit: unitText, source: sourceText)
         return DaySeries(columns: .init(key: key, starts: starts, ends: ends, values: values, durations: durations,
@@ -161,5 +148,24 @@ enum ColumnarReader {
         try scanner.beginArray()
         while try scanner.nextElement() { out.append(try scanner.readNull() ? nil : try scanner.readString()) }
         return out
+    }
+
+    /// Steps become starts and spans ends, in place; `false` at the first start outside `range`,
+    /// negative span or end past the latest second.
+    @inline(__always)
+    private static func accumulate(start: Int64, range: ClosedRange<Int64>, count: Int,
+                                   starts: inout [Int64], ends: inout [Int64]) -> Bool {
+        var moments = starts.mutableSpan, finishes = ends.mutableSpan
+        guard moments.count >= count, finishes.count >= count else { return false }
+        var moment = start
+        for i in 0..<count {
+            moment += moments[i]
+            guard range.contains(moment), finishes[i] >= 0 else { return false }
+            let end = moment + finishes[i]
+            guard end <= DayEvent.latestSecond else { return false }
+            moments[i] = moment
+            finishes[i] = end
+        }
+        return true
     }
 }

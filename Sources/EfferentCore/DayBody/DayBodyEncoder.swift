@@ -108,7 +108,7 @@ enum DayBodyEncoder {
             writer.string(bucket.rawValue)
         }
         name("\"d\":[")
-        writer.elements(rows.count) { index, at in JSONWriter.integer(events[rows[index]].end - events[rows[index]].start, at: at) }
+        writer.elements(rows.count) { index, out in JSONWriter.integer(events[rows[index]].end - events[rows[index]].start, into: &out) }
         writer.raw(byte: UInt8(ascii: "]"))
         if rows.contains(where: { events[$0].duration != nil }) {
             name("\"duration\":")
@@ -129,10 +129,10 @@ enum DayBodyEncoder {
         name("\"t\":[")
         var previous = rows.first.map { events[$0].start } ?? 0
         let t0 = previous
-        writer.elements(rows.count) { index, at in
+        writer.elements(rows.count) { index, out in
             let start = events[rows[index]].start
             defer { previous = start }
-            return JSONWriter.integer(start - previous, at: at)
+            JSONWriter.integer(start - previous, into: &out)
         }
         writer.raw(byte: UInt8(ascii: "]"))
         name("\"t0\":")
@@ -162,12 +162,12 @@ enum DayBodyEncoder {
     private static func numberColumn(_ rows: [Int], of events: [DayEvent], _ cell: (DayEvent) -> Double?, into writer: inout JSONWriter) {
         writer.raw(byte: UInt8(ascii: "["))
         // Every `DayEvent` holds finite numbers only (its `init` refuses others).
-        writer.elements(rows.count) { index, at in
+        writer.elements(rows.count) { index, out in
             guard let n = cell(events[rows[index]]) else {
-                for (offset, byte) in "null".utf8.enumerated() { at[offset] = byte }
-                return 4
+                for byte in "null".utf8 { out.append(byte) }
+                return
             }
-            return JSONWriter.number(n, at: at)
+            JSONWriter.number(n, into: &out)
         }
         writer.raw(byte: UInt8(ascii: "]"))
     }

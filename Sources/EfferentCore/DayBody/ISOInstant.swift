@@ -62,40 +62,39 @@ public enum ISOInstant {
     /// Appends the 20 bytes of `seconds`' text, without quotes, at once rather than a byte at a
     /// time (a decade with every type expands to 29 million rows, each written twice).
     public static func write(_ seconds: Int64, into writer: inout JSONWriter) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { text in
-            guard let base = text.baseAddress else { return }
-            write(seconds, at: base)
-            writer.raw(UnsafeBufferPointer(start: base, count: length))
-        }
+        writer.append(room: length) { write(seconds, into: &$0) }
     }
 
-    /// Writes the 20 bytes of `seconds`' text at `base`, which must have room for them.
-    static func write(_ seconds: Int64, at base: UnsafeMutablePointer<UInt8>) {
+    /// Appends the 20 bytes of `seconds`' text to `out`, which must have room for them.
+    @inline(__always)
+    static func write(_ seconds: Int64, into out: inout OutputSpan<UInt8>) {
         let clamped = min(max(seconds, DayEvent.earliestSecond), DayEvent.latestSecond)
         // Floor division, so the second of the day needs no way back from the date.
         let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
         let day = CalendarDay(daysSinceEpoch: days)
         let second = Int(clamped - days * 86_400)
-        digits(day.year, 4, at: base)
-        base[4] = UInt8(ascii: "-")
-        digits(day.month, 2, at: base + 5)
-        base[7] = UInt8(ascii: "-")
-        digits(day.day, 2, at: base + 8)
-        base[10] = UInt8(ascii: "T")
-        digits(second / 3600, 2, at: base + 11)
-        base[13] = UInt8(ascii: ":")
-        digits(second / 60 % 60, 2, at: base + 14)
-        base[16] = UInt8(ascii: ":")
-        digits(second % 60, 2, at: base + 17)
-        base[19] = UInt8(ascii: "Z")
+        digits(day.year, 4, into: &out)
+        out.append(UInt8(ascii: "-"))
+        digits(day.month, 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        digits(day.day, 2, into: &out)
+        out.append(UInt8(ascii: "T"))
+        digits(second / 3600, 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        digits(second / 60 % 60, 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        digits(second % 60, 2, into: &out)
+        out.append(UInt8(ascii: "Z"))
     }
 
-    /// `value` (0 ≤ value < 10^width) zero-padded to `width` digits at `base`.
+    /// `value` (0 ≤ value < 10^width) zero-padded to `width` digits, appended to `out`.
     @inline(__always)
-    private static func digits(_ value: Int, _ width: Int, at base: UnsafeMutablePointer<UInt8>) {
+    private static func digits(_ value: Int, _ width: Int, into out: inout OutputSpan<UInt8>) {
+        let first = out.count
+        out.append(repeating: 0x30, count: width)
         var rest = value
-        for at in stride(from: width - 1, through: 0, by: -1) {
-            base[at] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+        for at in stride(from: first + width - 1, through: first, by: -1) {
+            out[at] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
             rest /= 10
         }
     }

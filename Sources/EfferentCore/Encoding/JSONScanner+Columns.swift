@@ -36,22 +36,21 @@ extension JSONScanner {
         guard capacity > 0 else { return false }
         let start = index
         var stop = start, closed = false
-        let filled = bytes.withUnsafeBufferPointer { buffer in
-            [Element.Value](unsafeUninitializedCapacity: capacity) { slots, count in
-                let end = buffer.count
-                var at = start
-                while count < slots.count, at < end {
-                    let elementStart = at
-                    guard let value = Element.read(buffer, &at, end), at < end else { at = elementStart; break }
-                    let next = buffer[at]
-                    guard next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { at = elementStart; break }
-                    slots.initializeElement(at: count, to: value)
-                    count += 1
-                    at += 1
-                    if next == UInt8(ascii: "]") { closed = true; break }
-                }
-                stop = at
+        let bytes = bytes
+        let filled = [Element.Value](capacity: capacity) { slots in
+            let buffer = bytes.span
+            let end = buffer.count
+            var at = start
+            while !slots.isFull, at < end {
+                let elementStart = at
+                guard let value = Element.read(buffer, &at, end), at < end else { at = elementStart; break }
+                let next = buffer[at]
+                guard next == UInt8(ascii: ",") || next == UInt8(ascii: "]") else { at = elementStart; break }
+                slots.append(value)
+                at += 1
+                if next == UInt8(ascii: "]") { closed = true; break }
             }
+            stop = at
         }
         if closed {
             index = stop
@@ -70,26 +69,34 @@ extension JSONScanner {
     /// How many elements at most lie between here and the next `]` (commas + 1; 0 when none
     /// follows): eight bytes at a time, the bound for a column whose length nothing else told.
     private func elementBound() -> Int {
-        bytes.withUnsafeBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var at = index, commas = 0
-            while at + 8 <= buffer.count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-                let closing = Self.bytesEqual(word, UInt8(ascii: "]")), comma = Self.bytesEqual(word, UInt8(ascii: ","))
-                if closing != 0 {
-                    let before = (UInt64(1) << UInt64(closing.trailingZeroBitCount)) &- 1
-                    return commas + (comma & before).nonzeroBitCount + 1
-                }
-                commas += comma.nonzeroBitCount
-                at += 8
+        let buffer = bytes.span
+        var at = index, commas = 0
+        while at + 8 <= buffer.count {
+            let word = Self.word(buffer, at)
+            let closing = Self.bytesEqual(word, UInt8(ascii: "]")), comma = Self.bytesEqual(word, UInt8(ascii: ","))
+            if closing != 0 {
+                let before = (UInt64(1) << UInt64(closing.trailingZeroBitCount)) &- 1
+                return commas + (comma & before).nonzeroBitCount + 1
             }
-            while at < buffer.count {
-                if buffer[at] == UInt8(ascii: "]") { return commas + 1 }
-                if buffer[at] == UInt8(ascii: ",") { commas += 1 }
-                at += 1
-            }
-            return 0
+            commas += comma.nonzeroBitCount
+            at += 8
         }
+        while at < buffer.count {
+            if buffer[at] == UInt8(ascii: "]") { return commas + 1 }
+            if buffer[at] == UInt8(ascii: ",") { commas += 1 }
+            at += 1
+        }
+        return 0
+    }
+
+    /// The eight bytes at `at` (first byte lowest) as one word, from bounds-checked reads the
+    /// compiler merges into one load.
+    @inline(__always)
+    private static func word(_ bytes: Span<UInt8>, _ at: Int) -> UInt64 {
+        let eight = bytes.extracting(at..<(at + 8))
+        var word: UInt64 = 0
+        for i in 0..<8 { word |= UInt64(eight[i]) << (8 * UInt64(i)) }
+        return word
     }
 
     /// The high bit of each byte of `word` that equals `byte`, exactly (no borrow between bytes).
@@ -107,14 +114,14 @@ private protocol ColumnElement {
     associatedtype Value
     /// The element at `at`, which moves past it; `nil`, leaving `at` alone, for anything the
     /// checked reading should take.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Value?
+    static func read(_ bytes: Span<UInt8>, _ at: inout Int, _ end: Int) -> Value?
 }
 
 /// An integer of at most 15 digits (`-?(0|[1-9][0-9]*)`); not a fraction, an exponent or more
 /// digits (the checked reading takes those).
 private enum IntegerElement: ColumnElement {
     @inline(__always)
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Int64? {
+    static func read(_ bytes: Span<UInt8>, _ at: inout Int, _ end: Int) -> Int64? {
         var i = at
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative {
@@ -170,7 +177,7 @@ private enum NumberElement: ColumnElement {
     }
 
     @inline(__always)
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Double? {
+    static func read(_ bytes: Span<UInt8>, _ at: inout Int, _ end: Int) -> Double? {
         var i = at
         var c = bytes[i]
         if c == UInt8(ascii: "n") {

@@ -86,9 +86,7 @@ public struct JSONScanner {
 
     /// `name` packed as `nextShortMember` packs it (names of at most 8 ASCII bytes).
     public static func pack(_ name: StaticString) -> UInt64 {
-        name.withUTF8Buffer { buffer in
-            buffer.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        }
+        name.description.utf8.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     }
 
     /// Enters an array; throws unless one starts here.
@@ -204,10 +202,10 @@ public struct JSONScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONError) {
-        let count = word.utf8CodeUnitCount
+    private mutating func literal(_ word: String) throws(JSONError) {
+        let count = word.utf8.count
         guard index + count <= bytes.count else { throw error("the text ends inside a literal") }
-        let matches = word.withUTF8Buffer { w in bytes[index..<(index + count)].elementsEqual(w) }
+        let matches = bytes[index..<(index + count)].elementsEqual(word.utf8)
         guard matches else { throw error("unknown literal") }
         index += count
     }
@@ -332,7 +330,7 @@ public struct JSONScanner {
                 if ascii {
                     // Nothing to validate: ASCII is UTF-8. `String(validating:)` on a slice is
                     // generic and looks its metadata up on every call (5 % of a receiver's time).
-                    s = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self) }
+                    s = String(decoding: bytes[start..<index], as: UTF8.self)
                 } else {
                     guard let valid = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("a string is not UTF-8") }
                     s = valid

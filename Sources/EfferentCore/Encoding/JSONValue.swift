@@ -1,3 +1,5 @@
+import EfferentBytes
+
 /// A JSON value as Efferent's bodies, edits and answers use it (RFC 8259).
 ///
 /// Objects keep no member order: writers choose the order (sorted keys for day bodies, the fixed
@@ -46,13 +48,16 @@ public struct JSONWriter {
     public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        UTF8Bytes.append(text, to: &bytes)
     }
 
     public mutating func raw(byte: UInt8) { bytes.append(byte) }
 
-    /// Bytes already JSON, appended as they are.
-    mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    /// At most `room` bytes already JSON, written by `body` straight after the text so far.
+    @inline(__always)
+    mutating func append(room: Int, _ body: (inout OutputSpan<UInt8>) -> Void) {
+        bytes.append(addingCapacity: room, initializingWith: body)
+    }
 
     public mutating func write(_ value: JSONValue) throws(JSONError) {
         switch value {
@@ -89,70 +94,47 @@ public struct JSONWriter {
     /// reads back to the same Double (decision A.5; `JSONWriter+Numbers`).
     public mutating func number(_ n: Double) throws(JSONError) {
         guard n.isFinite else { throw .nonFiniteNumber }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONWriter.elementRoom) { text in
-            guard let base = text.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: JSONWriter.number(n, at: base)))
-        }
+        bytes.append(addingCapacity: JSONWriter.elementRoom) { JSONWriter.number(n, into: &$0) }
     }
 
-    /// `count` elements separated by commas, the text of element `i` written by `element(i, at)`
-    /// into at most `elementRoom` bytes at `at` (it returns how many), gathered in scratch space
-    /// and appended a batch at a time.
+    /// `count` elements separated by commas, the text of element `i` appended by `element(i, &out)`
+    /// (at most `elementRoom` bytes), written straight into the array's spare capacity a batch at
+    /// a time: one capacity check per batch, not one per byte.
     @inline(__always)
-    mutating func elements(_ count: Int, _ element: (Int, UnsafeMutablePointer<UInt8>) -> Int) {
+    mutating func elements(_ count: Int, _ element: (Int, inout OutputSpan<UInt8>) -> Void) {
         let room = 8192
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
-            guard let base = scratch.baseAddress else { return }
-            var used = 0
-            for i in 0..<count {
-                if used > room - JSONWriter.elementRoom - 1 {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
-                    used = 0
+        var i = 0
+        while i < count {
+            bytes.append(addingCapacity: room) { out in
+                while i < count, out.freeCapacity > JSONWriter.elementRoom {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    element(i, &out)
+                    i += 1
                 }
-                if i > 0 {
-                    base[used] = UInt8(ascii: ",")
-                    used += 1
-                }
-                used += element(i, base + used)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
         }
     }
 
     public mutating func integer(_ n: Int64) {
-        var v = n.magnitude
+        let v = n.magnitude
         if v < 10 {
             if n < 0 { bytes.append(UInt8(ascii: "-")) }
             bytes.append(UInt8(truncatingIfNeeded: v) + 0x30)
             return
         }
-        // Digits go into a stack buffer from the right, then are appended at once: no per-byte
-        // append, no reversal.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var at = 20
-            while v > 0 {
-                at -= 1
-                digits[at] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                v /= 10
-            }
-            if n < 0 {
-                at -= 1
-                digits[at] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at..<20]))
-        }
+        // Digits go straight into the array's spare capacity from the right: no per-byte append,
+        // no reversal.
+        bytes.append(addingCapacity: 20) { JSONWriter.integer(n, into: &$0) }
     }
 
     /// The UTF-8 of `s` as it is, no quotes and no escapes (for text known to need none).
     public mutating func text(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        UTF8Bytes.append(s, to: &bytes)
     }
 
     /// Whether `string(s)` would escape anything in `s`.
     public static func needsEscape(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { utf8 in utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
+        UTF8Bytes.contains(s) { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`,
@@ -160,13 +142,8 @@ public struct JSONWriter {
     public mutating func string(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole rather than a byte at a time.
-        var text = s
-        let copied = text.withUTF8 { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if copied {
+        if !JSONWriter.needsEscape(s) {
+            UTF8Bytes.append(s, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// Decides what a path holds by its content, never its name: the Health app names its files in
@@ -10,9 +11,8 @@ public enum ExportLocator {
     /// What `url` is: a zip, an XML export, an unzipped export folder or an NDJSON file.
     public static func locate(_ url: URL) throws -> ExportInput {
         let label = url.lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw ZipError.unreadable(file: label) }
-        if isDirectory.boolValue { return try folder(url) }
+        guard let isDirectory = FileKind.isDirectory(url.path) else { throw ZipError.unreadable(file: label) }
+        if isDirectory { return try folder(url) }
         guard let head = FileChunks.prefix(of: url, count: 64 * 1024) else { throw ZipError.unreadable(file: label) }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             return try zip(ZipArchive(url: url))

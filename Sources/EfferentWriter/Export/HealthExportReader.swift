@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentSystem
 import Foundation
 
 /// Turns the elements of an Apple Health `export.xml` into `ExportSink` calls, streaming.
@@ -271,18 +272,13 @@ public final class HealthExportReader {
     func deviceModel(_ tag: XMLTag) -> String? {
         guard let raw = tag.rawAttribute("device") else { return nil }
         // "model:", its "m"s found by libc's memchr: this runs over every record's device description.
-        let found: Int? = raw.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var at = 0
-            while at + 6 <= buffer.count, let hit = memchr(base + at, 0x6D, buffer.count - 5 - at) {
-                let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if buffer[offset + 1] == 0x6F, buffer[offset + 2] == 0x64, buffer[offset + 3] == 0x65, buffer[offset + 4] == 0x6C,
-                   buffer[offset + 5] == 0x3A {
-                    return raw.startIndex + offset
-                }
-                at = offset + 1
+        var at = raw.startIndex, found: Int?
+        while at + 6 <= raw.endIndex, let hit = ByteSearch.firstIndex(of: 0x6D, in: raw, at..<(raw.endIndex - 5)) {
+            if raw[hit + 1] == 0x6F, raw[hit + 2] == 0x64, raw[hit + 3] == 0x65, raw[hit + 4] == 0x6C, raw[hit + 5] == 0x3A {
+                found = hit
+                break
             }
-            return nil
+            at = hit + 1
         }
         guard let index = found else { return nil }
         let start = index + 6

@@ -1,3 +1,4 @@
+import EfferentSystem
 import Foundation
 
 /// A streaming XML tokenizer for Apple Health exports (and their GPX routes), fed byte chunks.
@@ -212,11 +213,7 @@ public final class HealthXMLScanner {
     /// Where `byte` first occurs in `bytes[range]`, or nil.
     @inline(__always)
     private static func first(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
-            return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+        ByteSearch.firstIndex(of: byte, in: bytes, range)
     }
 
     private static func hasPrefix(_ bytes: [UInt8], _ at: Int, _ prefix: StaticString) -> Bool {

@@ -1,17 +1,11 @@
+import EfferentSystem
+
 /// Byte-level helpers for the XML scanner: name comparison and entity decoding (XML 1.0 §4.1, §4.6).
 enum XMLBytes {
     /// Whether `bytes[range]` equals `name` byte for byte.
     @inline(__always)
     static func equal(_ bytes: [UInt8], _ range: Range<Int>, _ name: StaticString) -> Bool {
-        guard range.count == name.utf8CodeUnitCount else { return false }
-        return name.withUTF8Buffer { expected in
-            var index = 0
-            while index < expected.count {
-                if bytes[range.lowerBound + index] != expected[index] { return false }
-                index += 1
-            }
-            return true
-        }
+        ByteSearch.equal(bytes, range, name)
     }
 
     /// `raw` with the five predefined entities and character references decoded; anything

@@ -30,18 +30,31 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
 
     /// The 16 bytes hashed at once, not one element at a time: the receiver looks up every sample's UUID.
     public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        guard bytes.count == 16 else { return hasher.combine(bytes) }
+        let (first, second) = halves
+        hasher.combine(first)
+        hasher.combine(second)
+    }
+
+    /// The 16 bytes as two words, first byte lowest (only for the 16 bytes of a parsed UUID).
+    var halves: (UInt64, UInt64) {
+        let span = bytes.span
+        var first: UInt64 = 0, second: UInt64 = 0
+        for i in 0..<8 {
+            first |= UInt64(span[i]) << (8 * UInt64(i))
+            second |= UInt64(span[8 + i]) << (8 * UInt64(i))
+        }
+        return (first, second)
     }
 
     /// The canonical 8-4-4-4-12 form, any case; nil for anything else.
     public init?(_ text: String) {
-        var text = text
         // Read in place: every sample of a batch has one, so no copy of the text is made.
-        guard let bytes = text.withUTF8(Self.parse) else { return nil }
+        guard let bytes = Self.parse(text.utf8Span.span) else { return nil }
         self.bytes = bytes
     }
 
-    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    private static func parse(_ utf8: Span<UInt8>) -> [UInt8]? {
         guard utf8.count == 36 else { return nil }
         func nibble(_ character: UInt8) -> UInt8? {
             switch character {
@@ -52,8 +65,8 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
             }
         }
         var valid = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: 16) { buffer, count in
-            var index = 0, out = 0
+        let bytes = [UInt8](capacity: 16) { buffer in
+            var index = 0
             // Hexadecimal pairs never straddle a hyphen (8-4-4-4-12).
             while index < 36 {
                 if index == 8 || index == 13 || index == 18 || index == 23 {
@@ -62,11 +75,10 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
                     continue
                 }
                 guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { valid = false; break }
-                buffer[out] = high << 4 | low
-                out += 1
+                buffer.append(high << 4 | low)
                 index += 2
             }
-            count = valid ? 16 : 0
+            if !valid { buffer.removeAll() }
         }
         return valid ? bytes : nil
     }

@@ -42,8 +42,7 @@ struct UUIDFilter {
     }
 
     private static func halves(_ uuid: PulsUUID) -> (UInt64, UInt64) {
-        uuid.bytes.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) | 1)
-        }
+        let (first, second) = uuid.halves
+        return (first, second | 1)
     }
 }

@@ -2,7 +2,7 @@ import EfferentTestSupport
 
 /// `Record` elements, as Apple writes them for each stream.
 extension ExportXMLWriter {
-    func writeRecord(_ stream: RecordStream, _ sample: Sample, plan: DayPlan, split: Bool, indent: StaticString) {
+    func writeRecord(_ stream: RecordStream, _ sample: Sample, plan: DayPlan, split: Bool, indent: String) {
         out.append(indent)
         out.append("<Record type=\"")
         out.append(Array(stream.type.utf8))
@@ -102,7 +102,7 @@ extension ExportXMLWriter {
     }
 
     /// Beat-to-beat readings, their times of day in the export locale (en_FR: `08:01:02,35`).
-    private func appendBeats(_ sample: Sample, plan: DayPlan, indent: StaticString) {
+    private func appendBeats(_ sample: Sample, plan: DayPlan, indent: String) {
         var rng = SplitMix64(seed: UInt64(bitPattern: sample.start))
         var centiseconds = Int(sample.start - plan.midnight) * 100
         for _ in 0..<8 {

@@ -73,7 +73,7 @@ extension ExportXMLWriter {
         out.appendDecimal(Int64(seconds) * 100_000 / 60, scale: 5)
     }
 
-    private func appendEvent(_ event: WorkoutElements.Event, indent: StaticString) {
+    private func appendEvent(_ event: WorkoutElements.Event, indent: String) {
         out.append(indent)
         out.append("<WorkoutEvent type=\"")
         out.append(Array(event.type.utf8))
@@ -88,7 +88,7 @@ extension ExportXMLWriter {
         out.append("/>\n")
     }
 
-    private func appendStatistic(_ statistic: WorkoutElements.Statistic, _ workout: DayPlan.Workout, indent: StaticString) {
+    private func appendStatistic(_ statistic: WorkoutElements.Statistic, _ workout: DayPlan.Workout, indent: String) {
         out.append(indent)
         out.append("<WorkoutStatistics type=\"")
         out.append(Array(statistic.type.utf8))

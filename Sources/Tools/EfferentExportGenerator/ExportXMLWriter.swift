@@ -99,7 +99,7 @@ final class ExportXMLWriter {
         out.append("\"")
     }
 
-    func appendMetadata(_ key: StaticString, _ value: String, indent: StaticString) {
+    func appendMetadata(_ key: String, _ value: String, indent: String) {
         out.append(indent)
         out.append("<MetadataEntry key=\"")
         out.append(key)

@@ -6,8 +6,8 @@ struct TextBuffer {
 
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
     }
 
     mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
@@ -38,18 +38,14 @@ struct TextBuffer {
             bytes.append(UInt8(ascii: "0") + UInt8(v))
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits = InlineArray<20, UInt8>(repeating: 0)
         var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            while v > 0 {
-                raw[count] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[index]) }
+        while v > 0 {
+            digits[count] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            count += 1
         }
+        for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(digits[index]) }
     }
 
     mutating func appendInt(_ value: Int) { appendInt(Int64(value)) }

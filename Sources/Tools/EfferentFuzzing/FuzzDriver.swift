@@ -11,9 +11,11 @@ private func LLVMFuzzerRunDriver(
 public enum FuzzDriver {
     public static func run(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
                            _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt {
+        // unsafe: libFuzzer's C entry (argc/argv and the input as a pointer and a length); the one
+        // place the fuzz targets meet pointers, named in documents/design.md.
         var count = argc
-        var vector = argv
-        return LLVMFuzzerRunDriver(&count, &vector, callback)
+        var vector = unsafe argv
+        return unsafe LLVMFuzzerRunDriver(&count, &vector, callback)
     }
 }
 #endif

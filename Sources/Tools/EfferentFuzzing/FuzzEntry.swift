@@ -26,6 +26,8 @@ public enum FuzzEntry {
         guard let decoded = try? DayBody(bytes: bytes).decoded() else { return }
         _ = try? decoded.ndjson(day: CalendarDay(year: 2026, month: 8, day: 7))
         guard case let .columnar(day) = decoded else { return }
+        // Every id built in the string's own storage (`String(utf8Capacity:)`, an audited unsafe step).
+        for event in day.expandedEvents() where event.id.isEmpty { fatalError("an event without an id") }
         let canonical = DayBody(events: day.events, timeZone: day.timeZone)
         guard case let .columnar(again)? = try? canonical.decoded() else { fatalError("a canonical body did not decode") }
         guard again.events.sorted(by: Self.order) == day.events.sorted(by: Self.order) else { fatalError("events changed on re-encoding") }

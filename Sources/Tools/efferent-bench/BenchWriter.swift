@@ -1,5 +1,6 @@
 import EfferentCore
 import Foundation
+import EfferentSystem
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -88,15 +89,19 @@ struct BenchWriter {
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         if method != "GET" { request.httpBody = Data(body) }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: (Int, [UInt8])?
-        nonisolated(unsafe) var failure: Error?
+        let outcome = Outcome()
         URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error { failure = error }
-            result = ((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data ?? Data()))
+            outcome.value.withLock {
+                $0 = error.map { .failure($0) } ?? .success(((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data ?? Data())))
+            }
             done.signal()
         }.resume()
         done.wait()
-        if let failure { throw failure }
-        return result ?? (0, [])
+        return try outcome.value.withLock { $0 }?.get() ?? (0, [])
     }
+}
+
+/// What a data task handed back, set on URLSession's queue and read after its semaphore.
+private final class Outcome: Sendable {
+    let value = Mutex<Result<(Int, [UInt8]), any Error>?>(nil)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import EfferentBenchFloor
 
 /// A CPU ceiling for one process, set with a cgroup (v1's `cpu.cfs_quota_us`, or v2's `cpu.max`):
 /// the benchmark's model of "each service process on a small machine of its own" on a machine
@@ -25,13 +26,13 @@ final class CPUCap {
             return nil
         }
         guard Self.write("\(pid)", to: "\(directory)/cgroup.procs") else {
-            rmdir(directory)
+            BenchFloor.removeDirectory(directory)
             return nil
         }
     }
 
     /// Removes the group; call once its process has exited.
-    func remove() { rmdir(directory) }
+    func remove() { BenchFloor.removeDirectory(directory) }
 
     private static func write(_ text: String, to path: String) -> Bool {
         guard let handle = FileHandle(forWritingAtPath: path) else { return false }

@@ -1,4 +1,4 @@
-import CBenchFloor
+import EfferentBenchFloor
 import EfferentCompression
 import EfferentCore
 import EfferentReader
@@ -86,7 +86,7 @@ enum CoreBench {
         var scratch = [UInt8](repeating: 0, count: 8 * 1024 * 1024)
         var floorSealed: Int64 = 0
         let floorSealTime = Measure.times {
-            floorSealed = efferent_floor_seal(flatBodies, lengths, lengths.count, reading.publicKey.rawRepresentation, &scratch, scratch.count)
+            floorSealed = BenchFloor.seal(flatBodies, lengths: lengths, to: reading.publicKey.rawRepresentation, scratch: &scratch)
         }
         guard floorSealed > 0 else { throw BenchError("the C seal floor failed") }
 
@@ -127,9 +127,9 @@ enum CoreBench {
         let floorBlobs = try floorSealedBlobs(bodies: bodies, reading: reading)
         var inflatedTotal: Int64 = 0
         let floorOpenTime = Measure.times {
-            inflatedTotal = efferent_floor_open(floorBlobs.flat, floorBlobs.lengths, floorBlobs.lengths.count,
-                                                reading.privateKey.rawRepresentation.revealed(), reading.publicKey.rawRepresentation,
-                                                &scratch, scratch.count)
+            inflatedTotal = BenchFloor.open(floorBlobs.flat, lengths: floorBlobs.lengths,
+                                            privateKey: reading.privateKey.rawRepresentation.revealed(),
+                                            publicKey: reading.publicKey.rawRepresentation, scratch: &scratch)
         }
         guard inflatedTotal == Int64(flatBodies.count) else { throw BenchError("the C open floor failed") }
 
@@ -147,9 +147,9 @@ enum CoreBench {
         }
         var floorOpened: Int64 = 0
         let floorHPKE = Measure.times {
-            floorOpened = efferent_floor_open_hpke(floorBlobs.flat, floorBlobs.lengths, floorBlobs.lengths.count,
-                                                   reading.privateKey.rawRepresentation.revealed(), reading.publicKey.rawRepresentation,
-                                                   &scratch, scratch.count)
+            floorOpened = BenchFloor.openHPKE(floorBlobs.flat, lengths: floorBlobs.lengths,
+                                              privateKey: reading.privateKey.rawRepresentation.revealed(),
+                                              publicKey: reading.publicKey.rawRepresentation, scratch: &scratch)
         }
         guard floorOpened == Int64(swiftOpened) else { throw BenchError("the C HPKE floor opened \(floorOpened) bytes, Swift \(swiftOpened)") }
 

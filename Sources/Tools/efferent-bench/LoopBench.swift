@@ -4,6 +4,7 @@ import EfferentWriter
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import EfferentSystem
 #endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -121,7 +122,7 @@ struct DecadeArchive {
         secondPush = try await Child.run("efferent", ["push"], home: work + "/phone")
         let handoff = try await Child.run("efferent", ["handoff"], home: work + "/phone")
         try handoff.output.write(toFile: work + "/handoff.txt", atomically: true, encoding: .utf8)
-        chmod(work + "/handoff.txt", 0o600)
+        try FileMode.set(0o600, on: work + "/handoff.txt")
         laptop = work + "/laptop"
         _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: laptop)
         sync = try await Child.run("efferent", ["sync"], home: laptop)

@@ -1,4 +1,5 @@
 import Foundation
+import EfferentBenchFloor
 
 /// Timing and reporting for scripts/bench: every figure is the median of several runs and is
 /// printed beside a reference measured in the same run, as a ratio.
@@ -29,9 +30,7 @@ enum Measure {
 
     /// CPU seconds this thread has used.
     static var threadCPUSeconds: Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        BenchFloor.threadCPUSeconds
     }
 
     /// Peak resident set size of this process so far, in MiB (VmHWM).

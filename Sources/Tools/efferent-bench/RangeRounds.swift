@@ -1,4 +1,3 @@
-import CBenchFloor
 import EfferentCore
 import Foundation
 
@@ -24,7 +23,7 @@ struct RangeRounds {
     /// `path` is read signed by `reader` (the service checks every signature; the floor checks
     /// the same one), the floor answers on `floorPort` and bare libmicrohttpd on `barePort`; in
     /// each round a writer also uploads `frames` to another archive while the service answers.
-    static func run(server: BenchServer, reader: BenchWriter, path: String, floorPort: UInt32, barePort: UInt32,
+    static func run(server: BenchServer, reader: BenchWriter, path: String, floorPort: Int, barePort: Int,
                     frames: [[Frame.Day]], rounds count: Int = 3) throws -> RangeRounds {
         var result = RangeRounds()
         let busyWriter = BenchWriter()

@@ -5,6 +5,7 @@ import Foundation
 import EfferentSystem
 #if canImport(Glibc)
 import Glibc
+import EfferentBenchFloor
 #endif
 
 /// Issue 15: a phone's backfill into the release `efferent receive` over loopback — batches of
@@ -135,17 +136,13 @@ enum ReceiveBench {
 
     /// CPU seconds of the children this process has waited for (`efferent import` among them).
     static func childrenCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        BenchFloor.childrenUsage().cpuSeconds
     }
 
     /// 512-byte blocks the children this process has waited for sent to the disk (Linux counts
     /// them from the same accounting as /proc/PID/io `write_bytes`).
     static func childrenBlocksWritten() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return usage.ru_oublock
+        BenchFloor.childrenUsage().blocksWritten
     }
 
     /// The upload time the archive lists for `day`, or nil while it holds none.

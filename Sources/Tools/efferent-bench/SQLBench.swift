@@ -2,6 +2,7 @@ import EfferentCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import EfferentSystem
 #endif
 
 /// Issue 20: a generated decade through the release binaries, then the mirror as SQL — the export
@@ -24,7 +25,7 @@ enum SQLBench {
         _ = try await Child.run("efferent", ["push"], home: work + "/phone")
         let handoff = try await Child.run("efferent", ["handoff"], home: work + "/phone")
         try handoff.output.write(toFile: work + "/handoff.txt", atomically: true, encoding: .utf8)
-        chmod(work + "/handoff.txt", 0o600)
+        try FileMode.set(0o600, on: work + "/handoff.txt")
         let laptop = work + "/laptop"
         _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: laptop)
         _ = try await Child.run("efferent", ["sync"], home: laptop)

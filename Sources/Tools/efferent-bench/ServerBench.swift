@@ -1,4 +1,4 @@
-import CBenchFloor
+import EfferentBenchFloor
 import EfferentCompression
 import EfferentCore
 import EfferentSystem
@@ -39,12 +39,12 @@ enum ServerBench {
         var pages = 0
         let listTime = try Measure.seconds(runs: 5) { pages = try owner.walkListing(port: server.port) }
         let firstPage = try owner.get("/b/\(owner.bucket)/days", port: server.port)
-        var pagePort: UInt32 = 0
-        guard let pageDaemon = efferent_floor_http_start(firstPage, firstPage.count, 2, &pagePort) else { throw BenchError("the bare daemon did not start") }
+        guard let pageDaemon = BenchFloor.httpStart(answering: firstPage, threads: 2) else { throw BenchError("the bare daemon did not start") }
+        let pagePort = pageDaemon.port
         let bareListTime = try Measure.seconds(runs: 5) {
             for _ in 0..<pages { _ = try BenchWriter.plainGet("http://127.0.0.1:\(pagePort)/days") }
         }
-        efferent_floor_http_stop(pageDaemon)
+        pageDaemon.stop()
 
         // 32 readers asking for 92-day ranges, each read signed with the archive's read key (§7)
         // as every real reader's is (wrk replays one signed request; the service checks each).
@@ -60,18 +60,19 @@ enum ServerBench {
         // libmicrohttpd with a thread per connection (the service's model before issue 33) — under
         // the same load.
         let signed = owner.signedRead(rangePath)
-        var floorPort: UInt32 = 0
-        guard let floor = efferent_floor_range_start(work + "/data/archive.sqlite", owner.bucket.rawValue, decade[399].0.description,
-                                                     decade[491].0.description, 92, owner.readKey.publicKey.rawRepresentation,
-                                                     signed.signature, signed.message, signed.message.count, &floorPort) else {
+        guard let floor = BenchFloor.rangeStart(database: work + "/data/archive.sqlite", bucket: owner.bucket.rawValue,
+                                                after: decade[399].0.description, through: decade[491].0.description, maxDays: 92,
+                                                publicKey: owner.readKey.publicKey.rawRepresentation, signature: signed.signature,
+                                                message: signed.message) else {
             throw BenchError("the SQLite range floor did not start (or its signature or select failed)")
         }
-        defer { efferent_floor_range_stop(floor) }
+        defer { floor.stop() }
+        let floorPort = floor.port
         let floorAnswer = try BenchWriter.plainGet("http://127.0.0.1:\(floorPort)/range")
         guard floorAnswer == answer else { throw BenchError("the SQLite range floor's frame differs from the service's") }
-        var barePort: UInt32 = 0
-        guard let bare = efferent_floor_http_start(answer, answer.count, 2, &barePort) else { throw BenchError("the bare daemon did not start") }
-        defer { efferent_floor_http_stop(bare) }
+        guard let bare = BenchFloor.httpStart(answering: answer, threads: 2) else { throw BenchError("the bare daemon did not start") }
+        defer { bare.stop() }
+        let barePort = bare.port
         let ranges = try RangeRounds.run(server: server, reader: owner, path: rangePath, floorPort: floorPort, barePort: barePort,
                                          frames: frames)
 
@@ -89,7 +90,8 @@ enum ServerBench {
         let rows = 31 * 3000
         var rawStatus: Int32 = 0
         let rawSeconds = Measure.seconds(runs: 1) {
-            rawStatus = efferent_floor_sqlite_insert(work + "/raw.sqlite", [UInt8](repeating: 7, count: rowBytes), rowBytes, Int32(rows), 31)
+            rawStatus = BenchFloor.sqliteInsert(path: work + "/raw.sqlite", blob: [UInt8](repeating: 7, count: rowBytes), rows: Int32(rows),
+                                                perTransaction: 31)
         }
         guard rawStatus == 0 else { throw BenchError("the raw SQLite floor failed with SQLite code \(rawStatus)") }
         let rawFrames = Double(rows) / 31 / rawSeconds

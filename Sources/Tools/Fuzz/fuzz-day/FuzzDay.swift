@@ -4,14 +4,14 @@ import EfferentFuzzing
 /// libFuzzer entry point (built by scripts/fuzz with -sanitize=fuzzer -DEFFERENT_FUZZ).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDay(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    FuzzEntry.day(Array(UnsafeBufferPointer(start: data, count: count)))
+    FuzzEntry.day(unsafe Array(UnsafeBufferPointer(start: data, count: count)))
     return 0
 }
 
 /// SwiftPM links an executable's entry point as `<target>_main`; hand the process to libFuzzer.
 @_cdecl("fuzz_day_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzDriver.run(argc, argv, fuzzDay)
+    unsafe FuzzDriver.run(argc, argv, fuzzDay)
 }
 #else
 /// Without libFuzzer: replays the files named on the command line (a crash reproducer).
