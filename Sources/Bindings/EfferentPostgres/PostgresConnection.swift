@@ -70,10 +70,29 @@ public final class PostgresConnection {
         PQsetNoticeReceiver(raw, { _, result in
             guard let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
                   String(cString: severity) == "WARNING", let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) else { return }
-            let text = String(cString: primary).replacingOccurrences(of: "\\", with: "/").replacingOccurrences(of: "\"", with: "'")
-            FileHandle.standardError.write(Data("{\"level\":\"warning\",\"postgres\":\"\(text)\"}\n".utf8))
+            FileHandle.standardError.write(Data(PostgresConnection.warningLine(String(cString: primary)).utf8))
         }, nil)
         handle = raw
+    }
+
+    /// A server warning as one JSON log line, `{"level":"warning","postgres":"…"}`: quotes,
+    /// backslashes and control characters escaped, so a message with a newline in it is still one
+    /// line a log reader can parse.
+    static func warningLine(_ message: String) -> String {
+        var text = "{\"level\":\"warning\",\"postgres\":\""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\"}\n"
     }
 
     /// A null-terminated array of C strings alive for `body`.
