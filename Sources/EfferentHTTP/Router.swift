@@ -79,7 +79,7 @@ public final class Router {
     /// A route whose body goes to a sink as it arrives: `sink` is made once the head is in, before
     /// the route's ceiling and encoding are checked (what it throws refuses the request before a
     /// byte of the body is read), and `handler` answers once the body has ended.
-    public func on<Sink: HTTPBodySink>(_ method: String, _ pattern: String, body: BodyLimit,
+    public func on<Sink: HTTPBodySink & SendableMetatype>(_ method: String, _ pattern: String, body: BodyLimit,
                                        sink: @escaping @Sendable (HTTPRequestHead, RouteParameters) throws -> Sink,
                                        use handler: @escaping @Sendable (HTTPRequest, RouteParameters, Sink) throws -> HTTPResponse) {
         let kind = Route.Kind.streamed(sink: { try sink($0, $1) }, handler: { request, parameters, made in
