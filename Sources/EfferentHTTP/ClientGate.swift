@@ -31,6 +31,9 @@ final class ClientGate: Sendable {
         return admitted ? Ticket(gate: self, client: client) : nil
     }
 
+    /// The requests `client` has in flight now.
+    func inFlight(_ client: String) -> Int { counts.withLock { $0[client, default: 0] } }
+
     private func release(_ client: String) {
         counts.withLock { counts in
             let count = (counts[client] ?? 1) - 1

@@ -17,7 +17,7 @@ import Testing
     struct Archive {
         let writer: PairedWriter
 
-        init(_ name: String, work: String, server: RunningServer) throws {
+        init(_ name: String, work: String, server: ServerProcess) throws {
             writer = try PairedWriter(home: work + "/" + name, server: server)
         }
 
@@ -62,7 +62,7 @@ import Testing
         #expect(batches.count == written.batches && FileManager.default.fileExists(atPath: folder + "/workout-routes"))
 
         // Four archives from one address: more claims in a minute than the service's default allows.
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
         let exportOnly = try Archive("export", work: work, server: server)
         try exportOnly.importing(folder)
         let phoneOnly = try Archive("phone", work: work, server: server)

@@ -52,8 +52,8 @@ struct CommandRunner {
 extension CommandRunner {
     /// A reader profile in `work/laptop` synced from a service (in `work/service`, open admission)
     /// that holds the small real sample export, pushed by a writer in `work/phone`.
-    static func syncedReader(_ work: String) throws -> (writer: CommandRunner, reader: CommandRunner, server: RunningServer) {
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+    static func syncedReader(_ work: String) throws -> (writer: CommandRunner, reader: CommandRunner, server: ServerProcess) {
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone"), reader = CommandRunner(home: work + "/laptop")
         for (runner, arguments) in [(writer, ["init", "--server", server.url, "--time-zone", "Europe/Amsterdam"]),
                                     (writer, ["import", WholeLoopTests.samples.appendingPathComponent("apple-health-parser/export.zip").path]),
@@ -75,29 +75,6 @@ extension CommandRunner {
         let step: String
         let stderr: String
         var description: String { "efferent \(step) failed while setting up: \(stderr)" }
-    }
-}
-
-/// `efferent-server serve` on a loopback port it chose itself, stopped with SIGTERM.
-final class RunningServer {
-    let process = Process()
-    let port: Int
-    let data: String
-
-    init(data: String, arguments: [String] = []) throws {
-        self.data = data
-        process.executableURL = CommandRunner.products.appendingPathComponent("efferent-server")
-        process.arguments = ["serve", "--data", data, "--listen", "127.0.0.1:0"] + arguments
-        let log = NSTemporaryDirectory() + "efferent-server-\(UUID().uuidString).log"
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        port = try LoopbackPort.launch(process, log: log)
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
     }
 }
 

@@ -15,7 +15,7 @@ import Glibc
     /// A generated export (Europe/Paris, 75 days to 2025-06-14) pushed by a writer and synced by a reader.
     struct Archive {
         let work: String
-        let server: RunningServer
+        let server: ServerProcess
         let writer: CommandRunner
         let reader: CommandRunner
         let truths: ExportTruths
@@ -27,7 +27,7 @@ import Glibc
         let work = NSTemporaryDirectory() + "efferent-silent-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let truths = try ExportGenerator(options: ExportOptions(seed: 14, days: 75)).writeZip(to: URL(fileURLWithPath: work + "/export.zip"))
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone"), reader = CommandRunner(home: work + "/laptop")
         let initialised = try writer.run(["init", "--server", server.url] + initArguments)
         #expect(initialised.status == 0, "\(initialised.stderr)")

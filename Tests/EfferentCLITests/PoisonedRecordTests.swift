@@ -1,3 +1,4 @@
+import EfferentTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ import Glibc
             + body + "\n</HealthData>\n"
         try xml.write(toFile: work + "/export.xml", atomically: true, encoding: .utf8)
 
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Paris"]).status == 0)
         let imported = try writer.run(["import", work + "/export.xml"])

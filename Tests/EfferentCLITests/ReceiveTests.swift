@@ -16,10 +16,10 @@ import Glibc
     @Test func pairingListsAndRevokesPhones() throws {
         let work = Self.work()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url, "--time-zone", "UTC"]).status == 0)
-        let notPaired = try writer.run(["receive", "--listen", "127.0.0.1:\(LoopbackPort.free())"])
+        let notPaired = try writer.run(["receive", "--listen", "127.0.0.1:0"])
         #expect(notPaired.status == 1 && notPaired.stderr.contains("receive pair --url URL"), "\(notPaired.stderr)")
 
         let paired = try writer.run(["receive", "pair", "--url", "https://health.example.net/puls/", "--name", "Anna's iPhone"])
@@ -61,7 +61,7 @@ import Glibc
     @Test func theCorpusThroughARealReceiverReachesAReader() async throws {
         let work = Self.work()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = try PairedWriter(home: work + "/phone", server: server, zone: "America/Los_Angeles")
         let receiver = try RunningReceiver(home: work + "/phone")
         let phone = PulsPhone(port: receiver.port, token: writer.token, user: writer.user)
@@ -112,7 +112,7 @@ import Glibc
     @Test func thePhonesZonePinsAnUnpinnedArchive() throws {
         let work = Self.work()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url]).status == 0)
         let paired = try writer.run(["receive", "pair", "--url", "https://health.example.net/puls"]).stdout
@@ -130,7 +130,7 @@ import Glibc
         let work = Self.work()
         defer { try? FileManager.default.removeItem(atPath: work) }
         // Two writers claim and register from one address: the service's claim limit would hold the second back.
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
         let anna = try PairedWriter(home: work + "/anna", server: server)
         let ben = try PairedWriter(home: work + "/ben", server: server, name: "Ben's iPhone")
         #expect(anna.user != ben.user)
@@ -149,7 +149,7 @@ import Glibc
     @Test func aKilledReceiverLosesNoAcknowledgedBatch() throws {
         let work = Self.work()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = try PairedWriter(home: work + "/phone", server: server)
         let stream = BackfillStream(seed: 7, first: CalendarDay("2024-06-01")!.startUnixSeconds, days: 2)
         let batches = stream.batches(size: 20, seed: 8)["HKQuantityTypeIdentifierStepCount"] ?? []

@@ -58,7 +58,7 @@ struct PairedWriter {
     let user: String
     let pairing: String
 
-    init(home: String, server: RunningServer, name: String = "Anna's iPhone", zone: String = "UTC") throws {
+    init(home: String, server: ServerProcess, name: String = "Anna's iPhone", zone: String = "UTC") throws {
         runner = CommandRunner(home: home)
         let initialised = try runner.run(["init", "--server", server.url, "--time-zone", zone])
         guard initialised.status == 0 else { throw CocoaError(.featureUnsupported) }

@@ -10,7 +10,7 @@ import Testing
     @Test func thePhoneIsAnsweredWhileSlowClientsTrickle() throws {
         let work = NSTemporaryDirectory() + "efferent-slow-receive-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = try PairedWriter(home: work + "/phone", server: server)
         let receiver = try RunningReceiver(home: work + "/phone")
         let phone = ["Authorization": "Bearer \(writer.token)"]

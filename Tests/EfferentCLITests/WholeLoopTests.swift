@@ -1,6 +1,7 @@
 import EfferentCore
 import EfferentExportGenerator
 import EfferentSystem
+import EfferentTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ import Glibc
     @Test func initImportPushConnectSyncAnswer() throws {
         let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service")
+        let server = try ServerProcess(data: work + "/service", arguments: [])
         let writer = CommandRunner(home: work + "/phone")
         let code = try writer.run(["invite", "--data", work + "/service"], tool: "efferent-server").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code.count == 19)
@@ -122,7 +123,7 @@ import Glibc
     @Test func anAgentWritesTheOwnerPushesAndUndoes() throws {
         let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let owner = CommandRunner(home: work + "/phone")
         #expect(try owner.run(["init", "--server", server.url, "--time-zone", "UTC"]).status == 0)
         #expect(try owner.run(["import", Self.samples.appendingPathComponent("apple-health-parser/export.zip").path]).status == 0)
@@ -208,7 +209,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: work) }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let truths = try ExportGenerator(options: ExportOptions(seed: 14, days: 75)).writeZip(to: URL(fileURLWithPath: work + "/export.zip"))
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Paris"]).status == 0)
         let imported = try writer.run(["import", work + "/export.zip"])
@@ -262,7 +263,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: work) }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let truths = try ExportGenerator(options: ExportOptions(years: 1, seed: 5, days: 200)).writeXML(to: URL(fileURLWithPath: work + "/export.xml"))
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url, "--time-zone", "Europe/Paris"]).status == 0)
         let imported = try writer.runMeasured(["import", work + "/export.xml"])
@@ -278,7 +279,7 @@ import Glibc
         let work = NSTemporaryDirectory() + "efferent-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: work) }
         // Two inits are six registrations, past the default five a minute from one address.
-        let server = try RunningServer(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
+        let server = try ServerProcess(data: work + "/service", arguments: ["--admission", "open", "--rate-limits", "off"])
         let writer = CommandRunner(home: work + "/phone")
         #expect(try writer.run(["init", "--server", server.url, "--time-zone", "UTC"]).status == 0)
         for leftover in ["profile.json", "editor-key.json", "writer-key.json", "handoff.txt"] {

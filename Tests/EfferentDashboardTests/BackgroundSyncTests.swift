@@ -34,7 +34,7 @@ import Testing
         #expect(await sync.tick(now: attempt.addingTimeInterval(299)) == false)
 
         // The service goes away: the tick says so, and pages still answer at once from the mirror.
-        harness.serviceDaemon.stop()
+        harness.service.stop()
         #expect(await sync.tick(now: attempt.addingTimeInterval(301)))
         guard case .away = sync.status.outcome else { Issue.record("outcome \(sync.status.outcome)"); return }
         let status = try harness.get("/api/v1/status")

@@ -24,16 +24,6 @@ import Testing
         return (try HTTPDaemon(configuration: .init(port: 0), responder: responder), responder)
     }
 
-    /// Waits (a failure bound, not a pace) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let until = Date().addingTimeInterval(10)
-        while Date() < until {
-            if condition() { return true }
-            usleep(5000)
-        }
-        return condition()
-    }
-
     @Test func aWholeBodyPastTheBudgetIsRefusedWhileAnotherIsInFlight() throws {
         let (daemon, router) = try Self.daemon(budget: 1 << 20)
         defer { daemon.stop() }
@@ -42,7 +32,7 @@ import Testing
         let first = try RawHTTPConnection(port: daemon.port)
         first.send("PUT /keep HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n")
         first.send([UInt8](repeating: 97, count: 1000))
-        #expect(Self.eventually { budget.inUse >= size }, "the first body counts whole from its head")
+        #expect(eventually { budget.inUse >= size }, "the first body counts whole from its head")
 
         let second = try RawHTTPConnection(port: daemon.port)
         second.send("PUT /keep HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n")
@@ -58,7 +48,7 @@ import Testing
         third.send("PUT /keep HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n")
         third.send([UInt8](repeating: 99, count: size))
         #expect(try third.readResponse().body == "kept \(size)", "the budget was given back")
-        #expect(Self.eventually { budget.inUse == 0 })
+        #expect(eventually { budget.inUse == 0 })
     }
 
     @Test func aGzipBombPastTheBudgetIsRefusedThoughTheRouteWouldTakeIt() throws {
@@ -72,7 +62,7 @@ import Testing
         connection.send(bomb)
         let answer = try connection.readResponse()
         #expect(answer.status == 503 && answer.headers["retry-after"] != nil, "\(answer.status) \(answer.body)")
-        #expect(Self.eventually { budget.inUse == 0 }, "a refused body gives its share back")
+        #expect(eventually { budget.inUse == 0 }, "a refused body gives its share back")
         // A body within the budget passes, alone.
         let small = try gzipped([UInt8](repeating: 0, count: 512 << 10))
         let again = try RawHTTPConnection(port: daemon.port)

@@ -1,4 +1,4 @@
-import EfferentHTTP
+@testable import EfferentHTTP
 import EfferentTestSupport
 import Foundation
 import Testing
@@ -11,12 +11,13 @@ import Glibc
 /// that arrives at once is answered as before. Behind a trusted proxy, requests in flight are
 /// capped per forwarded address instead of per connection address.
 @Suite(.serialized) struct DeadlineTests {
-    static func daemon(head: Double = 1, grace: Double = 1, perClient: Int? = nil, trustProxy: Bool = false) throws -> (HTTPDaemon, Router) {
+    static func daemon(head: Double = 1, grace: Double = 1, perClient: Int? = nil, trustProxy: Bool = false) throws -> (HTTPDaemon, RoutedResponder) {
         let router = Router(configuration: Router.Configuration(trustProxy: trustProxy, requestsPerClient: perClient))
         TestServer.addRoutes(to: router)
+        let responder = router.responder()
         let daemon = try HTTPDaemon(configuration: .init(port: 0, connectionsPerAddress: trustProxy ? 0 : 32, headTimeoutSeconds: head,
-                                                         minimumBodyBytesPerSecond: 1000, bodyGraceSeconds: grace), responder: router.responder())
-        return (daemon, router)
+                                                         minimumBodyBytesPerSecond: 1000, bodyGraceSeconds: grace), responder: responder)
+        return (daemon, responder)
     }
 
     /// Sends one byte every 100 ms until the server closes the connection; how many it took.
@@ -59,14 +60,15 @@ import Glibc
     }
 
     @Test func behindATrustedProxyRequestsAreCappedPerForwardedAddress() throws {
-        let (daemon, _) = try Self.daemon(grace: 30, perClient: 2, trustProxy: true)
+        let (daemon, responder) = try Self.daemon(grace: 30, perClient: 2, trustProxy: true)
         defer { daemon.stop() }
         // Two requests from one forwarded client stay in flight (their bodies not yet sent)...
         let held = try (0..<2).map { _ in try RawHTTPConnection(port: daemon.port) }
         for connection in held {
             connection.send("PUT /items/1 HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\nContent-Length: 5\r\n\r\n")
         }
-        usleep(300_000)
+        let gate = try #require(responder.clients)
+        #expect(eventually { gate.inFlight("203.0.113.9") == 2 }, "both held requests are in flight")
         // ...so a third from it is refused, while another client behind the same proxy is answered.
         let third = try RawHTTPConnection(port: daemon.port)
         third.send("GET /health HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n")

@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func forwardedAddressesCountOnlyBehindATrustedProxy() throws {
-        let store = try SQLiteArchiveStore(directory: NSTemporaryDirectory() + "efferent-proxy-" + UUID().uuidString)
+        let directory = NSTemporaryDirectory() + "efferent-proxy-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteArchiveStore(directory: directory)
         let trusting = ArchiveService(store: store, configuration: ServiceConfiguration(trustProxy: true, log: nil))
         let plain = ArchiveService(store: store, configuration: ServiceConfiguration(trustProxy: false, log: nil))
         let request = HTTPRequest(method: "GET", target: "/health", headers: ["x-forwarded-for": "198.51.100.7, 203.0.113.9"],

@@ -2,6 +2,7 @@ import EfferentPostgres
 import EfferentHTTP
 import EfferentCore
 @testable import EfferentServer
+import EfferentServiceTestSupport
 import EfferentTestSupport
 import Foundation
 import Testing
@@ -141,16 +142,20 @@ struct PostgresTests {
         #expect(third.terminate() == 0 && fourth.terminate() == 0)
     }
 
+    /// Two services, each with a store of its own on one database (as two processes have), and one
+    /// clock held at the start of a minute, so all twelve claims fall in the same minute whatever
+    /// the wall clock says.
     @Test func rateLimitsAreSharedBetweenProcesses() async throws {
         let database = try PostgresTestDatabase()
-        let arguments = ["--admission", "open", "--rate-limits", "claims=5,writes=300,edits=60"]
-        let first = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
-        let second = try ServerProcess(store: ["--postgres", database.url], arguments: arguments)
-        // Counts reset each minute: start early in one, so all twelve claims fall in the same minute.
-        while Int(Date().timeIntervalSince1970) % 60 >= 50 { try await Task.sleep(nanoseconds: 500_000_000) }
-        let answers = try await Self.hammer((0..<12).map { _ in StandInWriter().claim() }, ports: [first.port, second.port])
-        #expect(answers.filter { $0.status == 201 }.count == 5, "five claims a minute from one address, whichever process takes them")
-        #expect(answers.filter { $0.status == 429 && $0.header("retry-after") != nil }.count == 7)
+        let now = Date().timeIntervalSince1970
+        let minute = Date(timeIntervalSince1970: now - now.truncatingRemainder(dividingBy: 60))
+        let limits = RateLimits(claims: 5, writes: 300, edits: 60)
+        let first = try RunningService(postgres: database, rateLimits: limits, clock: { minute })
+        let second = try RunningService(postgres: database, rateLimits: limits, clock: { minute })
+        let claims = (0..<12).map { _ in StandInWriter(clock: Int64(minute.timeIntervalSince1970)).claim() }
+        let answers = try await Self.hammer(claims, ports: [first.port, second.port])
+        #expect(answers.filter { $0.status == 201 }.count == 5, "five claims a minute from one address, whichever service takes them")
+        #expect(answers.filter { $0.status == 429 && $0.header("retry-after") == "60" }.count == 7)
     }
 
     @Test func processesStartingTogetherMigrateOnce() async throws {

@@ -57,17 +57,21 @@ import Testing
         let server = try ServerProcess(data: data)
         #expect(try await Loopback.send(writer.claim(), port: server.port).status == 201)
         let port = server.port
+        let landing = Signal()
         let load = Task {
             var acknowledged = [String]()
             for index in 0..<60 {
                 let batch = days(from: day("2000-01-01").adding(days: index * 31).description, count: 31)
                 if try await Loopback.send(try writer.upload(batch), port: port).status == 200 {
                     acknowledged += batch.map(\.description)
+                    landing.fire()
                 }
             }
+            landing.fire()
             return acknowledged
         }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        // The backup starts once the first frame has landed, so its snapshot holds some of the load.
+        await landing.wait()
         let backupFile = Self.temporaryDirectory() + ".sqlite"
         let backup = Process()
         backup.executableURL = ServerProcess.binary

@@ -31,8 +31,8 @@ import Testing
     @Test func aPushInterruptedAfterTheServiceStoredResendsTheSameContent() async throws {
         let harness = try await WriterHarness()
         try harness.importRecords(PushTests.records)
-        let dying = DiesAfterUpload(endpoint: "http://127.0.0.1:\(harness.daemon.port)")
-        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(harness.daemon.port)", bucket: harness.reading.bucket,
+        let dying = DiesAfterUpload(endpoint: harness.service.endpoint)
+        let client = ArchiveClient(endpoint: harness.service.endpoint, bucket: harness.reading.bucket,
                                    retry: .none, transport: dying)
         let fixed = harness.now
         let interrupted = Pusher(store: harness.store, builder: DayBuilder(store: harness.store, hourlyFrom: nil), client: client,

@@ -62,8 +62,8 @@ import Testing
     @Test func aFrameRefusedForOneDayGoesAgainADayAtATime() async throws {
         let harness = try await WriterHarness(now: Date(timeIntervalSince1970: 1_709_500_000))
         try harness.importRecords((1...3).map { Self.walk($0, Double($0) * 1000) })
-        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(harness.daemon.port)", bucket: harness.reading.bucket, retry: .immediate,
-                                   transport: RefusesOneDay(endpoint: "http://127.0.0.1:\(harness.daemon.port)", day: Self.march[1]))
+        let client = ArchiveClient(endpoint: harness.service.endpoint, bucket: harness.reading.bucket, retry: .immediate,
+                                   transport: RefusesOneDay(endpoint: harness.service.endpoint, day: Self.march[1]))
         let fixed = harness.now
         let pusher = Pusher(store: harness.store, builder: DayBuilder(store: harness.store, hourlyFrom: nil), client: client,
                             reading: harness.reading, writer: harness.writer, now: { fixed })
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aReplayedUploadIsFoundByTheDailyCheckAndTheDaySentAgain() async throws {
         let harness = try await WriterHarness(now: Date(timeIntervalSince1970: 1_709_500_000))
-        let endpoint = "http://127.0.0.1:\(harness.daemon.port)"
+        let endpoint = harness.service.endpoint
         let recorder = Recorder(endpoint: endpoint)
         let client = ArchiveClient(endpoint: endpoint, bucket: harness.reading.bucket, retry: .immediate, transport: recorder)
         let fixed = harness.now

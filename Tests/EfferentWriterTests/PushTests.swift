@@ -169,8 +169,8 @@ import Testing
         }
         try harness.importRecords(records)
         let probe = BuildProbe()
-        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(harness.daemon.port)", bucket: harness.reading.bucket, retry: .immediate,
-                                   transport: FirstUploadProbe(endpoint: "http://127.0.0.1:\(harness.daemon.port)", probe: probe))
+        let client = ArchiveClient(endpoint: harness.service.endpoint, bucket: harness.reading.bucket, retry: .immediate,
+                                   transport: FirstUploadProbe(endpoint: harness.service.endpoint, probe: probe))
         let fixed = harness.now
         let pusher = Pusher(store: harness.store, builder: DayBuilder(store: harness.store, hourlyFrom: nil), client: client,
                             reading: harness.reading, writer: harness.writer, now: { fixed })

@@ -2,6 +2,7 @@ import EfferentClient
 import EfferentCore
 import EfferentExportGenerator
 import EfferentHTTP
+import EfferentServiceTestSupport
 import EfferentTestSupport
 import EfferentSystem
 import Foundation
@@ -15,29 +16,25 @@ import Testing
     /// A writer profile on disk, as `efferent init` leaves it, for a real service on loopback.
     final class WriterProfile: Sendable {
         let directory = NSTemporaryDirectory() + "efferent-shared-writer-" + UUID().uuidString
-        let daemon: HTTPDaemon
+        let service: RunningService
         let profile: Profile
         let reading = ReadingKey()
         let writer = Ed25519PrivateKey()
 
         init() async throws {
-            let store = try SQLiteArchiveStore(directory: directory + "/service")
-            daemon = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
-                store: store, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
+            service = try RunningService(directory: directory + "/service")
             profile = Profile(directory: directory + "/writer")
             try profile.prepare()
             try profile.write(KeyFile.readingName, KeyFile.encode(reading))
             try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
             try profile.save(ProfileSettings(endpoint: endpoint, bucket: reading.bucket, timeZone: "Europe/Berlin", hourlyFrom: nil, role: "writer"))
-            let client = ArchiveClient(endpoint: endpoint, bucket: reading.bucket, retry: .immediate)
-            try await client.claim(writer: writer, invite: nil)
-            try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
+            _ = try await service.claimArchive(reading: reading, writer: writer)
         }
 
-        var endpoint: String { "http://127.0.0.1:\(daemon.port)" }
+        var endpoint: String { service.endpoint }
 
         deinit {
-            daemon.stop()
+            service.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
     }

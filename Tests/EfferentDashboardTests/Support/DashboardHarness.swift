@@ -6,6 +6,7 @@ import EfferentHTTP
 import EfferentReader
 import EfferentServer
 import EfferentTestSupport
+import EfferentServiceTestSupport
 import EfferentSystem
 import Foundation
 
@@ -31,8 +32,7 @@ struct Answer {
 final class DashboardHarness: Sendable {
     static let token = "test-token-0123456789abcdefghijklmnopqrstu"
     let directory = NSTemporaryDirectory() + "efferent-dashboard-" + UUID().uuidString
-    let serviceStore: SQLiteArchiveStore
-    let serviceDaemon: HTTPDaemon
+    let service: RunningService
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
     let client: ArchiveClient
@@ -41,13 +41,9 @@ final class DashboardHarness: Sendable {
     let server: DashboardServer
 
     init(days: [(CalendarDay, String)]) async throws {
-        serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
-        serviceDaemon = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
-            store: serviceStore, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
-        let endpoint = "http://127.0.0.1:\(serviceDaemon.port)"
-        client = ArchiveClient(endpoint: endpoint, bucket: reading.bucket, retry: .immediate)
-        try await client.claim(writer: writer, invite: nil)
-        try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
+        service = try RunningService(directory: directory + "/service")
+        let endpoint = service.endpoint
+        client = try await service.claimArchive(reading: reading, writer: writer)
         profile = Profile(directory: directory + "/reader")
         try profile.prepare()
         try profile.write(KeyFile.readingName, KeyFile.encode(reading))
@@ -60,7 +56,7 @@ final class DashboardHarness: Sendable {
 
     deinit {
         server.stop(grace: 0)
-        serviceDaemon.stop()
+        service.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

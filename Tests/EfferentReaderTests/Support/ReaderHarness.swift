@@ -4,6 +4,7 @@ import EfferentClient
 import EfferentCore
 @testable import EfferentReader
 @testable import EfferentServer
+import EfferentServiceTestSupport
 import EfferentSystem
 import Foundation
 
@@ -11,27 +12,23 @@ import Foundation
 /// writer — bodies assembled by hand from the protocol text — and a reader profile for it.
 final class ReaderHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-reader-" + UUID().uuidString
-    let serviceStore: SQLiteArchiveStore
-    let daemon: HTTPDaemon
+    let service: RunningService
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
     let client: ArchiveClient
     let profile: Profile
 
     init() async throws {
-        serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
-        daemon = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
-            store: serviceStore, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
-        client = ArchiveClient(endpoint: "http://127.0.0.1:\(daemon.port)", bucket: reading.bucket, retry: .immediate)
+        service = try RunningService(directory: directory + "/service")
+        client = try await service.claimArchive(reading: reading, writer: writer)
         profile = Profile(directory: directory + "/reader")
-        try await client.claim(writer: writer, invite: nil)
-        try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
     }
 
-    var endpoint: String { "http://127.0.0.1:\(daemon.port)" }
+    var endpoint: String { service.endpoint }
+    var serviceStore: SQLiteArchiveStore { service.sqlite }
 
     deinit {
-        daemon.stop()
+        service.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -5,6 +5,7 @@ import EfferentHTTP
 import EfferentServer
 import EfferentTestSupport
 @testable import EfferentWriter
+import EfferentServiceTestSupport
 import EfferentSystem
 import Foundation
 
@@ -13,7 +14,7 @@ import Foundation
 /// route tests, and on a real libmicrohttpd daemon when asked.
 final class ReceiverHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-receive-" + UUID().uuidString
-    let service: HTTPDaemon
+    let service: RunningService
     let profile: Profile
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
@@ -32,19 +33,15 @@ final class ReceiverHarness: Sendable {
     /// `beforeReceiving`: done to the paired writer's store before the receiver opens it.
     init(zone: String = "America/Los_Angeles", pinned: Bool = true, seals: Bool = false, debounce: Double = 1, failedAuthentications: Int = 10,
          limits: PulsLimits = PulsLimits(), beforeReceiving: ((SourceStore) throws -> Void)? = nil) async throws {
-        let serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
-        service = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
-            store: serviceStore, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
-        let endpoint = "http://127.0.0.1:\(service.port)"
+        service = try RunningService(directory: directory + "/service")
+        let endpoint = service.endpoint
         profile = Profile(directory: directory + "/writer")
         try profile.prepare()
         try profile.write(KeyFile.readingName, KeyFile.encode(reading))
         try profile.write(KeyFile.writerName, KeyFile.encodeWriterKey(writer))
         try profile.save(ProfileSettings(endpoint: endpoint, bucket: reading.bucket, timeZone: zone, hourlyFrom: nil, role: "writer",
                                          timeZonePinned: pinned))
-        let client = ArchiveClient(endpoint: endpoint, bucket: reading.bucket, retry: .immediate)
-        try await client.claim(writer: writer, invite: nil)
-        try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
+        _ = try await service.claimArchive(reading: reading, writer: writer)
         context = try WriterContext(profile: profile, retry: .immediate)
         user = try context.store.phoneUser()
         (phoneID, token) = try context.store.pairPhone(name: "Test iPhone")
@@ -56,35 +53,34 @@ final class ReceiverHarness: Sendable {
     }
 
     deinit {
-        // Not waited for here: a deinit runs on a thread of the cooperative pool, and a push under
-        // way may need that very thread to finish (the pool has one per core).
-        let receiver = receiver
-        Thread { receiver.stop() }.start()
-        daemon?.stop()
-        service.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        // Stopped in order on a thread of its own: no more requests, then the sealer (a push under
+        // way finishes against the service), then the service, and only then is the folder
+        // removed. Not on this thread: a deinit may run on a thread of the cooperative pool, and a
+        // push under way may need that very thread to finish (the pool has one per core).
+        let (receiver, daemon, service, directory) = (receiver, daemon, service, directory)
+        Thread {
+            daemon?.stop()
+            receiver.stop()
+            service.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }.start()
     }
 
     var store: SourceStore { context.store }
 
     /// The archive as a reader sees it: a day opened with the reading key, as events.
     func archivedEvents(_ day: CalendarDay) async throws -> [DayEvent]? {
-        let client = ArchiveClient(endpoint: "http://127.0.0.1:\(service.port)", bucket: reading.bucket, retry: .immediate)
+        let client = ArchiveClient(endpoint: service.endpoint, bucket: reading.bucket, retry: .immediate)
         guard let sealed = try await client.sealedDay(day, readKey: reading.readKey) else { return nil }
         let plaintext = try SealedEnvelope.open(sealed, with: reading.privateKey, aad: .day(bucket: reading.bucket.rawValue, day: day))
         guard case let .columnar(columns) = try DayBody.inflate(plaintext).decoded() else { return nil }
         return columns.events
     }
 
-    /// Waits until `condition` holds, checking every 50 ms for at most `seconds` (a deadline for a
-    /// test that would otherwise hang, never a duration the outcome depends on).
+    /// Waits until `condition` holds, for at most `seconds` (a deadline for a test that would
+    /// otherwise hang, never a duration the outcome depends on): sealing and uploading take a while.
     func eventually(_ seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        return try await condition()
+        try await EfferentTestSupport.eventually(within: seconds, every: 0.05, condition)
     }
 
     /// The receiver on a real daemon on loopback (started once), for a phone that posts over HTTP.

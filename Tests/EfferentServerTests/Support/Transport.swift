@@ -2,6 +2,7 @@ import EfferentHTTP
 import EfferentCore
 @testable import EfferentServer
 import EfferentTestSupport
+import EfferentServiceTestSupport
 import EfferentSystem
 import Foundation
 #if canImport(FoundationNetworking)
@@ -38,38 +39,29 @@ enum ServiceKind: String, CustomStringConvertible, Sendable {
 }
 
 /// A service on a fresh store (a new SQLite file, or a new PostgreSQL schema), reachable by the
-/// chosen transport.
+/// chosen transport: the shared `RunningService` with the route suite's clock and kinds.
 final class TestService: Sendable {
-    let directory: String
-    let store: any ArchiveStore
-    let service: ArchiveService
-    let daemon: HTTPDaemon?
+    let running: RunningService
     let kind: ServiceKind
-    let logLines = LogLines()
     let database: PostgresTestDatabase?
+    var directory: String { running.directory }
+    var store: any ArchiveStore { running.store }
+    var service: ArchiveService { running.service }
+    var daemon: HTTPDaemon? { running.daemon }
+    var logLines: LogLines { running.log }
     /// The service's clock, in seconds.
     var clockSeconds: Double { clockBox.now.timeIntervalSince1970 }
 
     init(_ kind: ServiceKind, admission: ServiceConfiguration.Admission = .open, quota: Quota = Quota(),
          rateLimits: RateLimits? = nil, clock: Double = Date().timeIntervalSince1970) throws {
-        directory = NSTemporaryDirectory() + "efferent-test-" + UUID().uuidString
-        if kind.usesPostgres {
-            let database = try PostgresTestDatabase.forThisCase()
-            self.database = database
-            store = try PostgresArchiveStore(url: database.url, connections: 8)
-        } else {
-            database = nil
-            store = try SQLiteArchiveStore(directory: directory)
-        }
+        database = kind.usesPostgres ? try PostgresTestDatabase.forThisCase() : nil
         let box = ClockBox(clock)
-        let lines = logLines
-        service = ArchiveService(store: store, configuration: ServiceConfiguration(
-            admission: admission, quota: quota, rateLimits: rateLimits, clock: { box.now }, log: { lines.append($0) }))
         clockBox = box
         self.kind = kind
         // The route suite sends up to 80 requests at once from one address: past the production
         // default of 32 connections an address (SlowClientTests covers that cap).
-        daemon = kind.overLoopback ? try HTTPDaemon(configuration: .init(port: 0, connectionsPerAddress: 256), responder: service) : nil
+        running = try RunningService(postgres: database, loopback: kind.overLoopback, admission: admission, quota: quota,
+                                     rateLimits: rateLimits, clock: { box.now }, connectionsPerAddress: 256)
     }
 
     private let clockBox: ClockBox
@@ -78,16 +70,9 @@ final class TestService: Sendable {
         clockBox.advance(by: seconds)
     }
 
-    var baseURL: String { "http://127.0.0.1:\(daemon?.port ?? 0)" }
-
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let daemon else { return service.respond(to: request) }
         return try await Loopback.send(request, port: daemon.port)
-    }
-
-    deinit {
-        daemon?.stop()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 

@@ -4,6 +4,7 @@ import EfferentCore
 import EfferentReader
 @testable import EfferentServer
 @testable import EfferentWriter
+import EfferentServiceTestSupport
 import EfferentSystem
 import Foundation
 
@@ -11,8 +12,7 @@ import Foundation
 /// under a real libmicrohttpd daemon), claimed and registered as `efferent init` leaves it.
 final class WriterHarness: Sendable {
     let directory = NSTemporaryDirectory() + "efferent-writer-" + UUID().uuidString
-    let serviceStore: SQLiteArchiveStore
-    let daemon: HTTPDaemon
+    let service: RunningService
     let reading = ReadingKey()
     let writer = Ed25519PrivateKey()
     let editor = EditorKey()
@@ -27,23 +27,20 @@ final class WriterHarness: Sendable {
     private let clock: Mutex<Date>
 
     init(zone: String = "Europe/Berlin", now: Date = Date(timeIntervalSince1970: 1_717_416_000), clockSkew: Int64 = 0) async throws {
-        serviceStore = try SQLiteArchiveStore(directory: directory + "/service")
-        daemon = try HTTPDaemon(configuration: .init(port: 0), responder: ArchiveService(
-            store: serviceStore, configuration: ServiceConfiguration(admission: .open, rateLimits: nil, log: nil)))
+        service = try RunningService(directory: directory + "/service")
         self.zone = ZoneCalendar(identifier: zone)!
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SourceStore(path: directory + "/writer.sqlite", zone: self.zone)
         let skew = clockSkew
-        client = ArchiveClient(endpoint: "http://127.0.0.1:\(daemon.port)", bucket: reading.bucket,
-                               clock: ServiceClock(local: { Date().addingTimeInterval(TimeInterval(skew)) }), retry: .immediate)
         clock = Mutex(now)
-        try await client.claim(writer: writer, invite: nil)
-        try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
-        try await client.register(.editor, key: editor.publicKey, writer: writer)
+        client = try await service.claimArchive(reading: reading, writer: writer, editor: editor,
+                                                clock: ServiceClock(local: { Date().addingTimeInterval(TimeInterval(skew)) }))
     }
 
+    var serviceStore: SQLiteArchiveStore { service.sqlite }
+
     deinit {
-        daemon.stop()
+        service.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -84,7 +81,7 @@ final class WriterHarness: Sendable {
 
     /// What a reader sees: the archive synced into a mirror by the reader's own `Syncer`.
     func syncedSource() async throws -> MirrorSource {
-        let mirror = try Mirror(profile: Profile(directory: directory + "/reader"), endpoint: "http://127.0.0.1:\(daemon.port)")
+        let mirror = try Mirror(profile: Profile(directory: directory + "/reader"), endpoint: service.endpoint)
         _ = try await Syncer(client: client, reading: reading, mirror: mirror).run()
         return MirrorSource(mirror: mirror)
     }
