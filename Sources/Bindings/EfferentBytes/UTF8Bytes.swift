@@ -29,6 +29,11 @@ public enum UTF8Bytes {
     /// small ones are copied to the stack), and the same storage answers at once.
     @inlinable
     public static func same(_ a: String, _ b: String) -> Bool {
+        // Equal bits are one string: the same storage, or the same small string held inline (a
+        // metric, unit or source from one literal or the catalogue, which is how most events of a
+        // series share their names). A String is two words on every platform Swift runs on, so
+        // the comparison reads exactly the value; unequal bits fall through to the bytes.
+        if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
         let fast = a.utf8.withContiguousStorageIfAvailable { p in
             b.utf8.withContiguousStorageIfAvailable { q -> Bool in
                 guard p.count == q.count else { return false }
