@@ -1,4 +1,5 @@
 import EfferentSQLite
+import EfferentWriter
 
 /// Finds a phone sample by its HealthKit UUID (Puls Sync Protocol v1 §6.2–6.3) without a UUID
 /// index that every batch rewrites.
@@ -18,7 +19,8 @@ import EfferentSQLite
 ///
 /// The memory is a copy of the store, right only while the store's transactions commit: it is
 /// read again from the rows above the mark when one fails or when another connection has written
-/// (`PRAGMA data_version`). Used only under the store's lock.
+/// (`PRAGMA data_version`). Kept by `ReceiverStore`, used only under its lock; `data_version` does
+/// not move for this connection's own commits, so one `ReceiverStore` a `SourceStore`.
 final class PhoneSampleIndex {
     static let markKey = "phone-uuids-merged"
     /// Rows held in memory before they move into `phone_uuid`: about 3 MB, and a move of this
