@@ -17,11 +17,12 @@ final class DurableCommits: Sendable {
         var flushing = false
     }
 
-    private let log: String
+    private let log: String?
     private let state = Monitor(State())
 
-    /// `log` is the store's write-ahead log, as SQLite names it (`ReceiverStore.writeAheadLog`).
-    init(log: String) { self.log = log }
+    /// `log` is the store's write-ahead log as SQLite names it (`SQLiteConnection.writeAheadLogPath`);
+    /// nil for a database with none on disk, where there is nothing to flush.
+    init(log: String?) { self.log = log }
 
     /// Returns once everything committed before the call is on the disk.
     func flush() throws {
@@ -40,7 +41,7 @@ final class DurableCommits: Sendable {
             }
             guard let covering else { return }
             var failure: (any Error)?
-            do { try FileDurability.synchronize(log) } catch { failure = error }
+            do { if let log { try FileDurability.synchronize(log) } } catch { failure = error }
             state.withLock { state in
                 state.flushing = false
                 if failure == nil { state.flushed = max(state.flushed, covering) }

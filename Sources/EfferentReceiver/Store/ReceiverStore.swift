@@ -36,7 +36,7 @@ public final class ReceiverStore: Sendable {
             try ReceiverSchema.migrate(db, now: Date().timeIntervalSince1970)
             return db.writeAheadLogPath
         }
-        commits = DurableCommits(log: log ?? store.path + "-wal")
+        commits = DurableCommits(log: log)
     }
 
     /// Runs `body` with the store held and this store's state to itself (see the type's note on order).
