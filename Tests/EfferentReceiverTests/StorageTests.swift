@@ -1,3 +1,4 @@
+import EfferentClient
 import EfferentCore
 @testable import EfferentReceiver
 import EfferentTestSupport
@@ -183,5 +184,33 @@ import Testing
         }
         #expect(stored == [9, 9], "1, 2, 3, 4, 5, 7, 8, 9, 10: each UUID once")
         #expect(try harness.store.recordCount() == 9)
+    }
+
+    /// Two `ReceiverStore`s on one writer's store (one connection, so `data_version` never moves
+    /// between them): each finds the samples the other added and moved, and numbers its own above
+    /// them, as it does for another connection's.
+    @Test func twoReceiverStoresOnOneConnectionSeeEachOthersSamples() throws {
+        let directory = NSTemporaryDirectory() + "efferent-two-receivers-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try SourceStore(path: directory + "/writer.sqlite", zone: try #require(ZoneCalendar(identifier: "UTC")))
+        let first = try ReceiverStore(store: writer), second = try ReceiverStore(store: writer)
+        for store in [first, second] { store.serialized { _ in store.mergeEvery = 2 } }
+        func send(_ store: ReceiverStore, _ samples: [Int]) throws -> [Int] {
+            let run = try store.beginPhoneRun(source: "test")
+            let reader = store.batchReader(run: run)
+            try reader.feed(Array(PulsBatchText.batch(samples: samples.map(Self.sample)).utf8))
+            let counts = try store.commit(try reader.finish(), token: 1, run: run)
+            return [counts.accepted, counts.duplicates]
+        }
+        #expect(try send(first, [1, 2]) == [2, 0])     // two: moved into phone_uuid
+        #expect(try send(second, [2, 3]) == [1, 1])    // 3 held in the second's memory
+        #expect(try send(first, [3, 4]) == [1, 1], "the first finds what the second added on its own connection")
+        #expect(try send(second, [4, 5, 6]) == [2, 1])
+        #expect(try send(first, [1, 5, 6, 7]) == [1, 3])
+        let stored = try first.serialized { db in
+            try db.statement("SELECT count(*), count(DISTINCT uuid), count(DISTINCT sid) FROM phone_sample").first { [$0.int64(0), $0.int64(1), $0.int64(2)] }
+        }
+        #expect(stored == [7, 7, 7], "each UUID once, under a sid of its own")
     }
 }

@@ -14,8 +14,9 @@ import Foundation
 /// Every method holds the writer's store first and then its own lock (`Exclusive`), never the
 /// other way round: the store's lock is the one that orders a batch against an import or a push,
 /// and this one is always the innermost, so the two cannot deadlock. What is kept in memory (the
-/// UUID index) is reachable only through that lock. One `ReceiverStore` a `SourceStore`: the
-/// index notices other connections' commits, not another `ReceiverStore`'s on the same one.
+/// UUID index) is reachable only through that lock. Another `ReceiverStore` on the same
+/// `SourceStore` (or another connection to the file) may write too: the index notices and is
+/// read again.
 public final class ReceiverStore: Sendable {
     /// What only the thread holding the store touches.
     final class Owned {
@@ -57,10 +58,13 @@ public final class ReceiverStore: Sendable {
         set { owner.held.mergeEvery = newValue }
     }
 
-    /// Phone samples by UUID, read again when another connection has written since.
+    /// Phone samples by UUID, read again when another connection (or another `ReceiverStore` on
+    /// this one) has written since.
     func phoneSamples() throws -> PhoneSampleIndex {
         try serialized { db in
-            if let index = sampleIndex, !index.stale, try PhoneSampleIndex.dataVersion(db) == index.dataVersion { return index }
+            if let index = sampleIndex, !index.stale, try PhoneSampleIndex.dataVersion(db) == index.dataVersion, try !index.isBehind(db) {
+                return index
+            }
             let index = try PhoneSampleIndex(db: db, mergeEvery: mergeEvery, previous: sampleIndex)
             sampleIndex = index
             return index
