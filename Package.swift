@@ -61,10 +61,11 @@ let package = Package(
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
                                                        "EfferentSystem", "EfferentClient"], swiftSettings: optimizedInDebug),
 
-        // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: batches into the
-        // writer's store, sealed and uploaded by the writer.
-        .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentQRCode", "EfferentSQLite",
-                                                         "EfferentSystem"]),
+        // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: its own tables
+        // (paired phones, samples by UUID, batches taken) beside the writer's in one file, each
+        // batch's records and day marks committed through the writer, sealed and uploaded by it.
+        .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentCrypto", "EfferentQRCode",
+                                                         "EfferentSQLite", "EfferentSystem"]),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
         .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],

@@ -22,7 +22,7 @@ extension ReceiverHandlers {
             case nil, "", "identity", "gzip": break
             default: throw ReceiverRefusal.encoding
             }
-            return BatchBody(receiver: self, phone: phone, reader: phone.profile.context.store.batchReader(run: try phone.profile.run(), limits: limits),
+            return BatchBody(receiver: self, phone: phone, reader: phone.profile.store.batchReader(run: try phone.profile.run(), limits: limits),
                              wireBytes: head.header("content-length").flatMap(Int.init) ?? 0)
         }) { [self] _, _, body in
             try store(body)
@@ -34,12 +34,12 @@ extension ReceiverHandlers {
         let batch: PulsBatch
         do { batch = try body.reader.finish() } catch { throw body.refuse(error) }
         let profile = body.phone.profile
-        let counts: SourceStore.PhoneBatchCounts
+        let counts: ReceiverStore.PhoneBatchCounts
         do {
-            counts = try profile.context.store.commit(batch, token: body.phone.token, run: try profile.run(),
-                                                      now: configuration.clock().timeIntervalSince1970)
+            counts = try profile.store.commit(batch, token: body.phone.token, run: try profile.run(),
+                                              now: configuration.clock().timeIntervalSince1970)
             // Acknowledged means on the disk: the phone moves its cursor past this batch (§6).
-            try profile.commits.flush()
+            try profile.store.flush()
         } catch {
             configuration.log?(LogLine(.error, ["batch": .text("not stored: \(error)")]).json)
             throw body.refuse(error)
@@ -93,14 +93,14 @@ final class BatchBody: HTTPBodySink {
     func refuse(_ error: any Error) -> any Error {
         let refusal = (error as? PulsBatchError).map(ReceiverRefusal.batch) ?? ReceiverRefusal.recover(error) ?? HTTPError.internalFailure
         let sentence = (error as? PulsBatchError)?.description ?? (refusal as? HTTPError)?.message ?? "the receiver failed"
-        try? phone.profile.context.store.recordPhoneError("\(refusal.status): \(sentence)", token: phone.token,
-                                                          now: receiver.configuration.clock().timeIntervalSince1970)
+        try? phone.profile.store.recordPhoneError("\(refusal.status): \(sentence)", token: phone.token,
+                                                  now: receiver.configuration.clock().timeIntervalSince1970)
         log(status: refusal.status, batch: nil, counts: nil)
         return error is PulsBatchError ? refusal : error
     }
 
     /// The batch's line: counts, bytes and milliseconds; never a value, a name or a token.
-    func log(status: Int, batch: PulsBatch?, counts: SourceStore.PhoneBatchCounts?) {
+    func log(status: Int, batch: PulsBatch?, counts: ReceiverStore.PhoneBatchCounts?) {
         guard let log = receiver.configuration.log else { return }
         let ms = (Date().timeIntervalSince(started) * 1000 * 100).rounded() / 100
         var members: [(String, LogLine.Field)] = [("status", .count(status)), ("phone", .integer(phone.token))]

@@ -21,7 +21,7 @@ extension ReceiverHandlers {
         router.get("/v1/stats") { [self] request, _ in
             let phone = try admit(request.requestHead)
             touch(phone)
-            let rows = try phone.profile.context.store.phoneStats().map { stats in
+            let rows = try phone.profile.store.phoneStats().map { stats in
                 "{\"type\":\(AccessLog.jsonString(stats.type)),\"rows\":\(stats.rows),\"earliest\":\(Self.milliseconds(stats.earliest)),"
                     + "\"latest\":\(Self.milliseconds(stats.latest)),\"lastBatchAt\":\(Self.milliseconds(stats.lastBatchAt)),"
                     + "\"batches\":\(stats.batches)}"
@@ -32,7 +32,7 @@ extension ReceiverHandlers {
             let phone = try admit(request.requestHead)
             touch(phone)
             let range = try SampleRange(request.query)
-            let months = try phone.profile.context.store.phoneDigests(type: range.type, from: range.from, to: range.to).map { month in
+            let months = try phone.profile.store.phoneDigests(type: range.type, from: range.from, to: range.to).map { month in
                 "{\"window\":\(month.window),\"rows\":\(month.rows),\"digest\":\"\(Hex.encode(month.digest))\"}"
             }
             return Self.json(200, "[" + months.joined(separator: ",") + "]")
@@ -42,7 +42,7 @@ extension ReceiverHandlers {
             touch(phone)
             let range = try SampleRange(request.query)
             guard range.to - range.from <= Self.uuidRangeMilliseconds else { throw HTTPError(400, "range exceeds 35 days") }
-            let uuids = try phone.profile.context.store.phoneUUIDs(type: range.type, from: range.from, to: range.to)
+            let uuids = try phone.profile.store.phoneUUIDs(type: range.type, from: range.from, to: range.to)
             return Self.json(200, "{\"uuids\":[" + uuids.map { "\"\($0)\"" }.joined(separator: ",") + "]}")
         }
     }

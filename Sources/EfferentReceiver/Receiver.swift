@@ -98,7 +98,7 @@ final class ReceiverHandlers: Sendable {
         let scheme = authorization.prefix(7)
         let token = scheme.lowercased() == "bearer " ? authorization.dropFirst(7).trimmingCharacters(in: .whitespaces) : ""
         if !token.isEmpty {
-            let hash = SourceStore.tokenHash(token)
+            let hash = ReceiverStore.tokenHash(token)
             for profile in profiles {
                 if let id = try profile.tokens.phone(hash: hash) { return Phone(profile: profile, token: id) }
             }
@@ -117,7 +117,7 @@ final class ReceiverHandlers: Sendable {
             touched[phone.token] = now
             return true
         }
-        if due { try? phone.profile.context.store.touchPhone(phone.token, now: now) }
+        if due { try? phone.profile.store.touchPhone(phone.token, now: now) }
     }
 
     /// A JSON answer with its members in the order given.

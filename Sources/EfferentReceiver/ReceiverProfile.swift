@@ -7,6 +7,8 @@ import EfferentSystem
 /// the user ID their phones send, the paired tokens, and when their changed days are sealed.
 public final class ReceiverProfile: Sendable {
     public let context: WriterContext
+    /// The receiver's own tables and state, beside the writer's in its store.
+    public let store: ReceiverStore
     public let user: PulsUUID
     let tokens: PhoneTokens
     /// The import run this receiver's records are stamped with. Begun at start when the store
@@ -14,7 +16,6 @@ public final class ReceiverProfile: Sendable {
     /// finds room, so the receiver starts and answers 503 until then rather than failing to start
     /// (a restart loop under systemd, and a phone told nothing).
     private let phoneRun: Mutex<Int64?>
-    let commits: DurableCommits
     let sealer: SealScheduler?
     /// The zone the last batch named once it was settled: the same zone again settles nothing new,
     /// so it is not settled (and written) again for every batch.
@@ -22,13 +23,14 @@ public final class ReceiverProfile: Sendable {
 
     /// Opens the writer profile's receiving side; throws when no phone was ever paired with it.
     public init(context: WriterContext, configuration: ReceiverConfiguration) throws {
-        guard let user = try context.store.existingPhoneUser() else { throw ReceiverError.notPaired(context.profile.directory) }
+        let store = try ReceiverStore(store: context.store)
+        guard let user = try store.existingPhoneUser() else { throw ReceiverError.notPaired(context.profile.directory) }
         self.context = context
+        self.store = store
         self.user = user
         tokens = try PhoneTokens(path: context.store.path)
-        commits = DurableCommits(database: context.store.path)
         // Its failure is met again, and answered, by the first batch that needs the run.
-        phoneRun = Mutex(try? context.store.beginPhoneRun(source: "efferent receive"))
+        phoneRun = Mutex(try? store.beginPhoneRun(source: "efferent receive"))
         sealer = configuration.seals ? SealScheduler(context: context, configuration: configuration) : nil
     }
 
@@ -37,7 +39,7 @@ public final class ReceiverProfile: Sendable {
     func run() throws -> Int64 {
         try phoneRun.withLock { run throws -> Int64 in
             if let run { return run }
-            let begun = try context.store.beginPhoneRun(source: "efferent receive")
+            let begun = try store.beginPhoneRun(source: "efferent receive")
             run = begun
             return begun
         }

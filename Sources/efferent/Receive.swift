@@ -121,13 +121,13 @@ struct Receive: Subcommand {
         case let .run(listening): return try await serve(listening)
         case let .pair(url, name, user): return try pair(url: url, name: name, user: user)
         case .list:
-            let store = try WriterContext().store
-            let phones = try store.pairedPhones(today: store.zone.day(of: Date().timeIntervalSince1970))
+            let store = try ReceiverStore(store: WriterContext().store)
+            let phones = try store.pairedPhones(today: store.store.zone.day(of: Date().timeIntervalSince1970))
             if phones.isEmpty { print("no phone is paired yet: efferent receive pair --url URL") }
             for phone in phones { print(Self.describe(phone)) }
             return 0
         case let .revoke(id):
-            guard try WriterContext().store.revokePhone(id) else {
+            guard try ReceiverStore(store: WriterContext().store).revokePhone(id) else {
                 note("no paired phone has the number \(id) (or it was revoked already); `efferent receive list` shows them")
                 return 1
             }
@@ -137,7 +137,7 @@ struct Receive: Subcommand {
     }
 
     /// `#2  Anna's iPhone  paired 2026-11-30T…  last used …` (revoked phones say so).
-    static func describe(_ phone: SourceStore.PairedPhone) -> String {
+    static func describe(_ phone: ReceiverStore.PairedPhone) -> String {
         func when(_ seconds: Double?) -> String {
             seconds.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? "never"
         }
@@ -147,7 +147,7 @@ struct Receive: Subcommand {
     }
 
     private func pair(url: String, name: String, user preferred: PulsUUID?) throws -> Int32 {
-        let store = try WriterContext().store
+        let store = try ReceiverStore(store: WriterContext().store)
         let user = try store.phoneUser(preferred: preferred)
         let (id, token) = try store.pairPhone(name: name)
         let block = PairingBlock(url: url, token: token, user: user)

@@ -2,6 +2,7 @@ import EfferentClient
 import EfferentCommandLine
 import EfferentCore
 import EfferentReader
+import EfferentReceiver
 import EfferentWriter
 import Foundation
 
@@ -52,7 +53,7 @@ struct Status: Subcommand {
         print("checked  \(try when("reconcile.lastAt"))")
         // Phones paired with `efferent receive`: what each sent today and what went wrong last.
         func at(_ seconds: Double?) -> String { seconds.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? "never" }
-        for phone in try store.pairedPhones(today: store.zone.day(of: Date().timeIntervalSince1970)) where phone.revoked == nil {
+        for phone in try ReceiverStore(store: store).pairedPhones(today: store.zone.day(of: Date().timeIntervalSince1970)) where phone.revoked == nil {
             var line = "phone    #\(phone.id) \(phone.name): last batch \(at(phone.lastBatch)); today \(phone.batchesToday) batches, "
                 + "\(phone.samplesToday) samples"
             if let error = phone.lastError { line += "; last error \(at(phone.lastErrorAt)): \(error)" } else { line += "; no error" }

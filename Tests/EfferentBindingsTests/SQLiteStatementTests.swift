@@ -37,6 +37,19 @@ import Testing
         #expect(throws: SQLiteError.self, "values for a statement that takes none") { try db.statement("SELECT 1").run([.integer(1)]) }
     }
 
+    /// The write-ahead log's file is named by SQLite (what the receiver's group commit flushes); an
+    /// in-memory database has none.
+    @Test func theWriteAheadLogIsNamedBySQLite() throws {
+        let path = NSTemporaryDirectory() + "efferent-sqlite-" + UUID().uuidString + ".sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let db = try SQLiteConnection(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)")
+        let log = try #require(db.writeAheadLogPath)
+        #expect(log == URL(fileURLWithPath: path).resolvingSymlinksInPath().path + "-wal")
+        #expect(FileManager.default.fileExists(atPath: log))
+        #expect(try SQLiteConnection(path: ":memory:").writeAheadLogPath == nil)
+    }
+
     /// A nested write that throws takes back its own changes, though the outer one catches the
     /// error and commits (before, they joined the outer transaction and were committed with it).
     @Test func aNestedWriteThatThrowsTakesBackOnlyItsOwnChanges() throws {

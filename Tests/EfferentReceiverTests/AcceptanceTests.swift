@@ -28,7 +28,7 @@ import Testing
         batch = batch.replacingOccurrences(of: "\n", with: "\r\n\n  \n")
         let answer = try harness.post(batch, gzip: false)
         #expect(answer.status == 200 && answer.count("accepted") == 2, "\(answer.body)")
-        let stats = try harness.store.phoneStats()
+        let stats = try harness.phones.phoneStats()
         #expect(stats.map(\.type) == ["HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierHeartRateVariabilityRMSSD"])
         #expect(stats.first?.earliest == 1_718_000_000_123.5, "the fraction is kept")
         let probe = try harness.post(PulsBatchText.batch(type: "probe", reason: "manual"))

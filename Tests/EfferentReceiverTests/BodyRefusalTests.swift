@@ -117,8 +117,8 @@ import Testing
         let answer = try harness.post(refused.ndjson)
         #expect(answer.status == 400, "\(answer.body)")
         #expect(answer.error?.contains(refused.says) == true, "\(answer.error ?? answer.body)")
-        #expect(try harness.store.recordCount() == 0 && harness.store.phoneStats().isEmpty)
-        let phones = try harness.store.pairedPhones(today: harness.store.zone.day(of: Date().timeIntervalSince1970))
+        #expect(try harness.store.recordCount() == 0 && harness.phones.phoneStats().isEmpty)
+        let phones = try harness.phones.pairedPhones(today: harness.store.zone.day(of: Date().timeIntervalSince1970))
         #expect(phones.first?.lastError == "400: \(answer.error ?? "")", "efferent status shows it")
         #expect(harness.log.all.contains { $0.contains("\"batch\":{\"status\":400") })
     }

@@ -45,9 +45,10 @@ import Testing
 
     /// Batches stored as the receiver stores them (read, then committed in one transaction each).
     @discardableResult
-    static func receiving(_ texts: [String], into store: SourceStore) throws -> SourceStore.PhoneBatchCounts {
+    static func receiving(_ texts: [String], into writer: SourceStore) throws -> ReceiverStore.PhoneBatchCounts {
+        let store = try ReceiverStore(store: writer)
         let run = try store.beginPhoneRun(source: "test phone")
-        var total = SourceStore.PhoneBatchCounts()
+        var total = ReceiverStore.PhoneBatchCounts()
         for text in texts {
             let reader = store.batchReader(run: run)
             try reader.feed(Array(text.utf8))

@@ -32,10 +32,10 @@ import Testing
             let (status, counts) = try post(fixture.ndjson)
             #expect(status == fixture.status, "\(fixture.name)")
             #expect(counts == fixture.counts, "\(fixture.name)")
-            try checkState(fixture, harness.store)
+            try checkState(fixture, harness.phones)
         }
         let records = try harness.store.recordCount()
-        let samples = try harness.store.phoneStats().reduce(0) { $0 + $1.rows }
+        let samples = try harness.phones.phoneStats().reduce(0) { $0 + $1.rows }
         #expect(samples == 8, "3 + 1 + 1 + 4 samples, one deleted")
         for fixture in fixtures {
             let (status, counts) = try post(fixture.ndjson)
@@ -44,13 +44,13 @@ import Testing
             #expect(counts[2] == fixture.counts[0] + fixture.counts[2], "every sample of a replay is a duplicate: \(fixture.name)")
         }
         #expect(try harness.store.recordCount() == records)
-        #expect(try harness.store.phoneStats().reduce(0) { $0 + $1.rows } == samples)
+        #expect(try harness.phones.phoneStats().reduce(0) { $0 + $1.rows } == samples)
         // The profile line stays in the writer's store; it is never a record.
-        #expect(try harness.store.phoneProfile() == PulsProfile(name: nil, email: nil, dateOfBirth: 631_152_000_000, biologicalSex: "male"))
+        #expect(try harness.phones.phoneProfile() == PulsProfile(name: nil, email: nil, dateOfBirth: 631_152_000_000, biologicalSex: "male"))
     }
 
     /// Each `state` of the corpus (the activity-summary rows after a fixture) against the store.
-    func checkState(_ fixture: PulsCorpus.Fixture, _ store: SourceStore) throws {
+    func checkState(_ fixture: PulsCorpus.Fixture, _ store: ReceiverStore) throws {
         for row in fixture.expected["state"]?["activitySummaries"]?.arrayValue ?? [] {
             let day = row["localDate"]?.stringValue ?? ""
             let stored = try store.phoneActivitySummary(day)

@@ -23,7 +23,7 @@ import Testing
         let scheme = try harness.post(Self.probe, headers: ["Authorization": "Basic \(harness.token)"])
         #expect(scheme.status == 401)
         #expect(try harness.post(Self.probe, headers: ["Authorization": "bearer \(harness.token)"]).status == 200, "the scheme's case is free")
-        #expect(try harness.store.revokePhone(harness.phoneID))
+        #expect(try harness.phones.revokePhone(harness.phoneID))
         let revoked = try harness.post(Self.probe)
         #expect(revoked.status == 401, "a revoked token is refused at once, by a receiver already running")
         #expect(harness.get("/v1/capabilities").status == 401)

@@ -86,7 +86,7 @@ import Testing
         let retried = try harness.post(batch)
         #expect(retried.status == 200 && retried.count("accepted") == 2)
         #expect(try harness.post(batch).count("duplicates") == 2)
-        #expect(try harness.store.phoneStats().reduce(0) { $0 + $1.rows } == 2)
+        #expect(try harness.phones.phoneStats().reduce(0) { $0 + $1.rows } == 2)
     }
 
     /// A full disk (here: the store allowed no page beyond those it has) is no fault of the
@@ -105,7 +105,7 @@ import Testing
         let batch = PulsBatchText.batch(samples: samples)
         let full = try harness.post(batch)
         #expect(full.status == 503 && full.header("Retry-After") == "5", "\(full.body)")
-        #expect(try harness.store.recordCount() == 0 && harness.store.phoneStats().isEmpty)
+        #expect(try harness.store.recordCount() == 0 && harness.phones.phoneStats().isEmpty)
         try harness.store.serialized { try harness.store.db.execute("PRAGMA max_page_count = 1073741823") }
         let retried = try harness.post(batch)
         #expect(retried.status == 200 && retried.count("accepted") == 400, "\(retried.body)")

@@ -85,7 +85,7 @@ import Testing
         // short of that: a batch whose answer was lost on a dropped connection is sent again and
         // answered as the replay it is (nothing accepted), as the app would see it.
         #expect(accepted <= stream.samples.count)
-        #expect(try harness.store.phoneStats().reduce(0) { $0 + $1.rows } == stream.samples.count)
+        #expect(try harness.phones.phoneStats().reduce(0) { $0 + $1.rows } == stream.samples.count)
         let tombstones = PulsPhone(port: port, token: token, user: user)
         var deleted = 0
         for batch in stream.deletionBatches(size: 9) { deleted += try tombstones.postRetrying(batch.text).count("deleted") }

@@ -1,3 +1,4 @@
+import EfferentClient
 import EfferentCore
 @testable import EfferentReceiver
 import EfferentTestSupport
@@ -61,7 +62,7 @@ import Testing
         let replay = try harness.post(PulsBatchText.batch(id: id.lowercased(), samples: [Lines.category], deletions: [Lines.deletion],
                                                           aggregates: [Lines.aggregate]))
         #expect(replay.status == 200 && replay.counts == [0, 0, 1, 0, 0, 0, 0])
-        #expect(try harness.store.phoneStats().map(\.type) == [Self.rate], "the category sample was not stored, the deletion not applied")
+        #expect(try harness.phones.phoneStats().map(\.type) == [Self.rate], "the category sample was not stored, the deletion not applied")
         #expect(harness.log.all.filter { $0.contains(differs) && $0.contains("\"level\":\"warning\"") }.count == 1, "\(harness.log.all)")
     }
 
@@ -81,7 +82,7 @@ import Testing
 
         let partial = #"{"activitySummary":{"date":1717977600000,"localDate":"2024-06-10","moveGoalKcal":650,"moveMode":0}}"#
         #expect(try harness.post(PulsBatchText.batch(summaries: [full, partial])).count("activitySummaries") == 1, "one day, the last line wins")
-        let stored = try harness.store.phoneActivitySummary("2024-06-10")
+        let stored = try harness.phones.phoneActivitySummary("2024-06-10")
         #expect(stored?.values == [nil, 650, nil, nil, nil, nil, nil, nil] && stored?.moveMode == 0)
         let rings = try metrics(harness.store).filter { $0.key.hasPrefix("activitySummary.") }
         #expect(rings == ["activitySummary.activeEnergyBurnedGoal": 1], "no ring the phone no longer reports is left behind")
@@ -95,14 +96,14 @@ import Testing
         let harness = try await ReceiverHarness(zone: "UTC", pinned: false)
         // 03:00 UTC on 10 June 2024 is 20:00 on 9 June in Los Angeles.
         let evening = PulsBatchText.quantity(type: Self.rate, start: 1_717_988_400_000, end: 1_717_988_400_000, value: 61, unit: "count/min")
-        let reader = harness.store.batchReader(run: try harness.receiver.profiles[0].run())
+        let reader = harness.phones.batchReader(run: try harness.receiver.profiles[0].run())
         try reader.feed(Array(PulsBatchText.batch(samples: [evening]).utf8))
         let read = try reader.finish()
 
         let pinning = Lines.editedHeader(PulsBatchText.batch(samples: [Lines.quantity])) { $0["timeZoneID"] = .string("America/Los_Angeles") }
         #expect(try harness.post(pinning).status == 200)
         #expect(harness.store.zone.identifier == "America/Los_Angeles" && harness.context.settings.timeZonePinned)
-        #expect(try harness.store.commit(read, token: harness.phoneID, run: try harness.receiver.profiles[0].run()).accepted == 1)
+        #expect(try harness.phones.commit(read, token: harness.phoneID, run: try harness.receiver.profiles[0].run()).accepted == 1)
         let days = try harness.store.serialized {
             try harness.store.db.statement("SELECT value, day FROM record ORDER BY value").rows { ($0.double(0), $0.text(1)) }
         }
@@ -115,13 +116,13 @@ import Testing
         let harness = try await ReceiverHarness(zone: "UTC")
         let profile = #"{"profile":{"name":"Anna Example","email":"anna@example.org","dateOfBirth":631152000000,"biologicalSex":"female"}}"#
         #expect(try harness.post(PulsBatchText.batch(samples: [Lines.quantity], profile: profile)).status == 200)
-        #expect(try harness.store.phoneProfile()?.email == "anna@example.org")
+        #expect(try harness.phones.phoneProfile()?.email == "anna@example.org")
         let body = try DayBuilder(store: harness.store, hourlyFrom: nil).body(for: CalendarDay("2024-06-10")!)
         let text = String(decoding: body.bytes, as: UTF8.self)
         #expect(text.contains("heartRate") && !text.contains("Anna") && !text.contains("example.org") && !text.contains("female"))
         // {"profile":{}} clears all four.
         #expect(try harness.post(PulsBatchText.batch(profile: #"{"profile":{}}"#)).status == 200)
-        #expect(try harness.store.phoneProfile() == PulsProfile(name: nil, email: nil, dateOfBirth: nil, biologicalSex: nil))
+        #expect(try harness.phones.phoneProfile() == PulsProfile(name: nil, email: nil, dateOfBirth: nil, biologicalSex: nil))
         #expect(!harness.log.all.joined().contains("Anna"))
     }
 }
@@ -138,26 +139,26 @@ import Testing
     }
     static func deletion(_ n: Int) -> String { PulsBatchText.deletion(uuid: uuid(n).lowercased(), type: rate) }
 
-    func merged(_ store: SourceStore) throws -> Int {
-        try store.serialized { Int(try store.db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } ?? 0) }
+    func merged(_ store: ReceiverStore) throws -> Int {
+        try store.serialized { db in Int(try db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } ?? 0) }
     }
 
     @Test func samplesAreFoundByUUIDBeforeAndAfterTheyMove() async throws {
         let harness = try await ReceiverHarness()
-        harness.store.serialized {
-            harness.store.phoneMergeEvery = 3
-            harness.store.phoneSampleIndex?.invalidate()
+        harness.phones.serialized { _ in
+            harness.phones.mergeEvery = 3
+            harness.phones.sampleIndex?.invalidate()
         }
         // Four new samples reach the mark and move; the next two stay in memory.
         #expect(try harness.post(PulsBatchText.batch(samples: (1...4).map(Self.sample))).counts == [4, 0, 0, 0, 0, 0, 0])
-        #expect(try merged(harness.store) == 4)
+        #expect(try merged(harness.phones) == 4)
         #expect(try harness.post(PulsBatchText.batch(samples: [5, 6, 1].map(Self.sample))).counts == [2, 0, 1, 0, 0, 0, 0])
-        #expect(try merged(harness.store) == 4)
+        #expect(try merged(harness.phones) == 4)
 
         // Duplicates and deletions found in both places; a deleted UUID sent again is new.
         let mixed = try harness.post(PulsBatchText.batch(samples: [2, 5].map(Self.sample), deletions: [3, 6].map(Self.deletion)))
         #expect(mixed.counts == [0, 2, 2, 0, 0, 0, 0])
-        #expect(try merged(harness.store) == 3)
+        #expect(try merged(harness.phones) == 3)
         #expect(try harness.post(PulsBatchText.batch(samples: [3].map(Self.sample))).counts == [1, 0, 0, 0, 0, 0, 0])
 
         // A batch that fails after its samples were numbered and its deletion applied: none of it
@@ -171,7 +172,7 @@ import Testing
         #expect(try harness.post(PulsBatchText.batch(samples: [7, 8, 4, 3].map(Self.sample))).counts == [2, 0, 2, 0, 0, 0, 0])
 
         // Another connection's batch (another process on the same store): this one sees its samples.
-        let other = try SourceStore(path: harness.store.path, zone: harness.store.zone)
+        let other = try ReceiverStore(store: SourceStore(path: harness.store.path, zone: harness.store.zone))
         let reader = other.batchReader(run: try harness.receiver.profiles[0].run())
         try reader.feed(Array(PulsBatchText.batch(samples: [9, 5].map(Self.sample)).utf8))
         let counts = try other.commit(try reader.finish(), token: harness.phoneID, run: try harness.receiver.profiles[0].run())
@@ -183,5 +184,33 @@ import Testing
         }
         #expect(stored == [9, 9], "1, 2, 3, 4, 5, 7, 8, 9, 10: each UUID once")
         #expect(try harness.store.recordCount() == 9)
+    }
+
+    /// Two `ReceiverStore`s on one writer's store (one connection, so `data_version` never moves
+    /// between them): each finds the samples the other added and moved, and numbers its own above
+    /// them, as it does for another connection's.
+    @Test func twoReceiverStoresOnOneConnectionSeeEachOthersSamples() throws {
+        let directory = NSTemporaryDirectory() + "efferent-two-receivers-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try SourceStore(path: directory + "/writer.sqlite", zone: try #require(ZoneCalendar(identifier: "UTC")))
+        let first = try ReceiverStore(store: writer), second = try ReceiverStore(store: writer)
+        for store in [first, second] { store.serialized { _ in store.mergeEvery = 2 } }
+        func send(_ store: ReceiverStore, _ samples: [Int]) throws -> [Int] {
+            let run = try store.beginPhoneRun(source: "test")
+            let reader = store.batchReader(run: run)
+            try reader.feed(Array(PulsBatchText.batch(samples: samples.map(Self.sample)).utf8))
+            let counts = try store.commit(try reader.finish(), token: 1, run: run)
+            return [counts.accepted, counts.duplicates]
+        }
+        #expect(try send(first, [1, 2]) == [2, 0])     // two: moved into phone_uuid
+        #expect(try send(second, [2, 3]) == [1, 1])    // 3 held in the second's memory
+        #expect(try send(first, [3, 4]) == [1, 1], "the first finds what the second added on its own connection")
+        #expect(try send(second, [4, 5, 6]) == [2, 1])
+        #expect(try send(first, [1, 5, 6, 7]) == [1, 3])
+        let stored = try first.serialized { db in
+            try db.statement("SELECT count(*), count(DISTINCT uuid), count(DISTINCT sid) FROM phone_sample").first { [$0.int64(0), $0.int64(1), $0.int64(2)] }
+        }
+        #expect(stored == [7, 7, 7], "each UUID once, under a sid of its own")
     }
 }

@@ -90,54 +90,6 @@ import Testing
         #expect(outcome.applied == 1 && outcome.failed.isEmpty)
         #expect(try migrated.query { try $0.statement("SELECT count(*) FROM record WHERE origin = 1").first { $0.int64(0) } } == 0)
     }
-
-    /// Migration 7 moves phone samples' UUIDs out of a unique index every batch rewrote into
-    /// `phone_uuid`. A store at schema 6 keeps every sample under its sid, finds each by UUID,
-    /// and numbers the next above them.
-    @Test func aSchemaSixStoreMovesToSevenKeepingEveryPhoneSample() throws {
-        let directory = NSTemporaryDirectory() + "efferent-schema-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let old = try SQLiteConnection(path: directory + "/old.sqlite")
-        try old.execute("CREATE TABLE migration (version INTEGER PRIMARY KEY, applied REAL NOT NULL)")
-        for (version, sql) in WriterSchema.migrations where version <= 6 {
-            try old.execute(sql)
-            try old.execute("INSERT INTO migration (version, applied) VALUES (\(version), 0)")
-        }
-        var uuids = [PulsUUID]()
-        for sid in 1...40 {
-            let uuid = PulsUUID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255) })
-            uuids.append(uuid)
-            // Every tenth a workout only its route has named (present = 0); a gap where one was deleted.
-            guard sid != 17 else { continue }
-            try old.statement("INSERT INTO phone_sample (sid, uuid, type, kind, start, source, device, present) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                .run([.integer(Int64(sid)), .blob(uuid.bytes), .text(sid % 10 == 0 ? "HKWorkoutTypeIdentifier" : "HKQuantityTypeIdentifierStepCount"),
-                      .text(sid % 10 == 0 ? "workout" : "quantity"), sid % 10 == 0 ? .null : .real(Double(sid) * 1000), .text("Watch"), .null,
-                      .integer(sid % 10 == 0 ? 0 : 1)])
-        }
-        let rows = "SELECT sid, hex(uuid), type, kind, start, source, device, present FROM phone_sample ORDER BY sid"
-        func all(_ db: SQLiteConnection) throws -> [[String]] {
-            try db.statement(rows).rows { row in (0..<8).map { row.isNull(Int32($0)) ? "-" : row.text(Int32($0)) } }
-        }
-        let before = try all(old)
-        #expect(before.count == 39)
-
-        let migrated = try SourceStore(path: directory + "/old.sqlite", zone: try #require(ZoneCalendar(identifier: "UTC")))
-        try migrated.serialized {
-            #expect(try all(migrated.db) == before, "every phone sample, under its own sid")
-            #expect(try migrated.db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } == 39)
-            let index = try migrated.phoneSamples()
-            for (offset, uuid) in uuids.enumerated() {
-                let sid = Int64(offset + 1)
-                let found = try index.find(uuid)
-                #expect(sid == 17 ? found == nil : found?.sid == sid && found?.present == (sid % 10 != 0))
-            }
-            #expect(try index.add(PulsUUID(bytes: Array(repeating: 7, count: 16))) == 41, "above every sid stored")
-            let indexes = try migrated.db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'phone_sample' ORDER BY name")
-                .rows { $0.text(0) }
-            #expect(indexes == ["phone_sample_type"], "no UUID index left to rewrite")
-        }
-    }
 }
 
 /// A new store is made with 16 KiB pages; a store made with SQLite's 4 KiB keeps them. Either

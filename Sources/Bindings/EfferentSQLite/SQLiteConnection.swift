@@ -187,6 +187,15 @@ public final class SQLiteConnection {
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// The file of the main database's write-ahead log, as SQLite names it
+    /// (https://sqlite.org/c3ref/filename_database.html): what to flush to make commits durable
+    /// without knowing SQLite's naming. Nil for an in-memory or temporary database.
+    public var writeAheadLogPath: String? {
+        guard let database = sqlite3_db_filename(handle, "main"), database.pointee != 0,
+              let log = sqlite3_filename_wal(database) else { return nil }
+        return String(cString: log)
+    }
+
     func error(_ code: Int32, _ context: String) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: context)
     }

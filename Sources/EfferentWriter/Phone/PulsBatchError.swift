@@ -37,7 +37,7 @@ public struct PulsUUID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The 16 bytes as two words, first byte lowest (only for the 16 bytes of a parsed UUID).
-    var halves: (UInt64, UInt64) {
+    public var halves: (UInt64, UInt64) {
         let span = bytes.span
         var first: UInt64 = 0, second: UInt64 = 0
         for i in 0..<8 {

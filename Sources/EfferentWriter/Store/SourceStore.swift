@@ -23,8 +23,6 @@ public final class SourceStore: Sendable {
     final class Owned {
         let db: SQLiteConnection
         var zone: ZoneCalendar
-        var phoneSampleIndex: PhoneSampleIndex?
-        var phoneMergeEvery = PhoneSampleIndex.mergeEvery
 
         init(db: SQLiteConnection, zone: ZoneCalendar) {
             self.db = db
@@ -44,17 +42,6 @@ public final class SourceStore: Sendable {
     public var zone: ZoneCalendar { serialized { currentZone } }
     /// The database file (its write-ahead log is this with `-wal`).
     public let path: String
-    /// Phone samples by UUID (`phoneSamples()`); nil until a phone's batch needs it, and again
-    /// after a transaction that may have changed it failed. Inside `serialized` only.
-    var phoneSampleIndex: PhoneSampleIndex? {
-        get { owner.held.phoneSampleIndex }
-        set { owner.held.phoneSampleIndex = newValue }
-    }
-    /// Rows the index holds in memory before they move into `phone_uuid` (tests make it small).
-    var phoneMergeEvery: Int {
-        get { owner.held.phoneMergeEvery }
-        set { owner.held.phoneMergeEvery = newValue }
-    }
 
     public init(path: String, zone: ZoneCalendar) throws {
         self.path = path
@@ -90,6 +77,24 @@ public final class SourceStore: Sendable {
     /// connection's one owner until `body` returns.
     func serialized<T>(_ body: () throws -> T) rethrows -> T {
         try owner.withLock { _ in try body() }
+    }
+
+    // MARK: A caller's own tables beside the writer's
+
+    /// Runs `body` with the store held and its connection lent: for a library that keeps tables
+    /// of its own in this file (the receiver's `ReceiverStore`), so its rows and the writer's
+    /// share one connection and so one transaction. The connection is the caller's only until
+    /// `body` returns.
+    public func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        try serialized { try body(db) }
+    }
+
+    /// Runs `body` in one write transaction with the store held: what `body` writes to its own
+    /// tables and what it has the writer write (records and their days, `phoneRecords(of:run:)`)
+    /// commit together or not at all. Inside another transaction of this store it is a savepoint
+    /// of that one (taken back if `body` throws).
+    public func transaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try serialized { try db.write { try body(db) } }
     }
 
     // MARK: Meta

@@ -2,7 +2,8 @@ import EfferentSQLite
 
 /// The writer's database: the source store (records, with the day each belongs to) and the ledger
 /// (§9.1: days, meta), in one SQLite file so that a change and the marks on its days commit
-/// together. Numbered migrations, recorded in `migration`.
+/// together. Numbered migrations, recorded in `migration`. The phone receiver's tables are in the
+/// same file but are the receiver's (EfferentReceiver's `ReceiverSchema`, in `receiver_migration`).
 enum WriterSchema {
     static let migrations: [(version: Int, sql: String)] = [
         (1, """
@@ -183,27 +184,13 @@ enum WriterSchema {
         (6, """
         -- A phone's live samples (the Puls Sync Protocol receiver, `efferent receive`). A sample's
         -- records are ordinary records (decision A.6 identity) that name the sample they came from,
-        -- so a deletion by UUID takes exactly those records with it.
+        -- so a deletion by UUID takes exactly those records with it. The samples themselves, their
+        -- points, the paired phones and the batches taken are the receiver's own tables
+        -- (EfferentReceiver's ReceiverSchema), in this file, created by the receiver.
         ALTER TABLE record ADD COLUMN sample INTEGER;
         CREATE INDEX record_sample ON record (sample) WHERE sample IS NOT NULL;
-        -- One row per HealthKit UUID (16 bytes; the wire's case does not matter). present = 0 is a
-        -- workout that only its route or series lines have named so far.
-        CREATE TABLE phone_sample (
-            sid INTEGER PRIMARY KEY,
-            uuid BLOB NOT NULL UNIQUE,
-            type TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            start REAL,                   -- epoch milliseconds, as sent
-            source TEXT,                  -- a workout's, for route and series lines that come later
-            device TEXT,
-            present INTEGER NOT NULL
-        );
-        CREATE INDEX phone_sample_type ON phone_sample (type, start) WHERE present = 1;
-        CREATE TABLE phone_route_point (workout BLOB NOT NULL, t REAL NOT NULL, PRIMARY KEY (workout, t)) WITHOUT ROWID;
-        CREATE TABLE phone_series_point (
-            workout BLOB NOT NULL, type TEXT NOT NULL, t REAL NOT NULL, PRIMARY KEY (workout, type, t)
-        ) WITHOUT ROWID;
-        -- HealthKit's own statistics buckets, upserted on the protocol's identity (§6.4).
+        -- HealthKit's own statistics buckets, upserted on the protocol's identity (§6.4): the
+        -- writer's, as its days are built from the totals among them (PhoneTotals).
         CREATE TABLE phone_aggregate (
             type TEXT NOT NULL,
             func TEXT NOT NULL,
@@ -219,71 +206,10 @@ enum WriterSchema {
         -- The buckets that are totals (DayBuilder): de-duplicated sums over all devices, an hour or a day wide.
         CREATE INDEX phone_aggregate_total ON phone_aggregate (bucket_start)
             WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day');
-        -- One day of activity rings, replaced whole by each line (§6.5).
-        CREATE TABLE phone_activity_summary (
-            local_date TEXT PRIMARY KEY,
-            date REAL NOT NULL,
-            move_kcal REAL, move_goal_kcal REAL, exercise_min REAL, exercise_goal_min REAL,
-            stand_hours REAL, stand_goal_hours REAL, move_mode INTEGER, move_time_min REAL, move_time_goal_min REAL
-        );
-        -- Name, e-mail, birth date and sex: kept here only, never in a day, never uploaded.
-        CREATE TABLE phone_profile (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            name TEXT, email TEXT, date_of_birth REAL, biological_sex TEXT, updated REAL NOT NULL
-        );
-        -- Paired phones: only the SHA-256 of each token is kept.
-        CREATE TABLE phone_token (
-            id INTEGER PRIMARY KEY,
-            hash BLOB NOT NULL UNIQUE,
-            name TEXT NOT NULL,
-            created REAL NOT NULL,
-            last_used REAL,
-            revoked REAL,
-            last_batch REAL,
-            last_error TEXT,
-            last_error_at REAL
-        );
-        -- Every batch taken, reserved in the batch's own transaction: a replay does nothing (§6.1).
-        CREATE TABLE phone_batch (
-            batch_id BLOB PRIMARY KEY,
-            token INTEGER NOT NULL,
-            received REAL NOT NULL,
-            samples INTEGER NOT NULL,
-            accepted INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        CREATE TABLE phone_device_day (
-            token INTEGER NOT NULL, day TEXT NOT NULL, batches INTEGER NOT NULL, samples INTEGER NOT NULL,
-            PRIMARY KEY (token, day)
-        ) WITHOUT ROWID;
-        -- Per type: batches that carried it and when the last came (GET /v1/stats).
-        CREATE TABLE phone_type (type TEXT PRIMARY KEY, batches INTEGER NOT NULL, last_batch REAL NOT NULL);
         """),
         (7, """
-        -- A phone sample's UUID is no longer a unique index that every batch updates: UUIDs are
-        -- random, so each 1,000-sample commit rewrote hundreds of that index's pages (a 184,464-
-        -- sample backfill wrote 532 MB where an import of the same records writes 60 MB).
-        -- phone_uuid holds them in UUID order and is filled in bulk; the rows added since (sid
-        -- above meta 'phone-uuids-merged') the receiver keeps in memory and numbers itself, always
-        -- above the mark (PhoneSampleIndex). source and device are kept for workouts only (their
-        -- route and series lines take them; every other sample's are in its records).
-        CREATE TABLE phone_sample_v7 (
-            sid INTEGER PRIMARY KEY,
-            uuid BLOB NOT NULL,
-            type TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            start REAL,
-            source TEXT,
-            device TEXT,
-            present INTEGER NOT NULL
-        );
-        INSERT INTO phone_sample_v7 (sid, uuid, type, kind, start, source, device, present)
-            SELECT sid, uuid, type, kind, start, source, device, present FROM phone_sample;
-        DROP TABLE phone_sample;
-        ALTER TABLE phone_sample_v7 RENAME TO phone_sample;
-        CREATE INDEX phone_sample_type ON phone_sample (type, start) WHERE present = 1;
-        CREATE TABLE phone_uuid (uuid BLOB PRIMARY KEY, sid INTEGER NOT NULL) WITHOUT ROWID;
-        INSERT INTO phone_uuid (uuid, sid) SELECT uuid, sid FROM phone_sample ORDER BY uuid;
-        INSERT OR REPLACE INTO meta (key, value) SELECT 'phone-uuids-merged', CAST(coalesce(max(sid), 0) AS TEXT) FROM phone_sample;
+        -- Moved: the phone samples' UUIDs out of a unique index into phone_uuid is the receiver's
+        -- migration 2 now (ReceiverSchema). The number stays taken: stores made before have it.
         """),
         (8, """
         -- No index on day: a record's day is its start's local day, so a day's records are a span
@@ -306,9 +232,8 @@ enum WriterSchema {
         ALTER TABLE record ADD COLUMN matched INTEGER;
         """),
         (11, """
-        -- SHA-256 of each batch's inflated body, so that a batch ID sent again with other content
-        -- (a sender's bug: its lines are not stored, the ID being taken) is named in the log.
-        ALTER TABLE phone_batch ADD COLUMN digest BLOB;
+        -- Moved: the digest of each phone batch is the receiver's migration 3 now (ReceiverSchema).
+        -- The number stays taken: stores made before have it.
         """),
     ]
 

@@ -43,8 +43,10 @@ final class ReceiverHarness: Sendable {
                                          timeZonePinned: pinned))
         _ = try await service.claimArchive(reading: reading, writer: writer)
         context = try WriterContext(profile: profile, retry: .immediate)
-        user = try context.store.phoneUser()
-        (phoneID, token) = try context.store.pairPhone(name: "Test iPhone")
+        // As `efferent receive pair` does, before a receiver runs.
+        let pairing = try ReceiverStore(store: context.store)
+        user = try pairing.phoneUser()
+        (phoneID, token) = try pairing.pairPhone(name: "Test iPhone")
         try beforeReceiving?(context.store)
         let lines = log
         let configuration = ReceiverConfiguration(log: { lines.append($0) }, limits: limits, failedAuthenticationsPerMinute: failedAuthentications,
@@ -67,6 +69,8 @@ final class ReceiverHarness: Sendable {
     }
 
     var store: SourceStore { context.store }
+    /// The receiver's own tables and state, as its one profile keeps them.
+    var phones: ReceiverStore { receiver.profiles[0].store }
 
     /// The archive as a reader sees it: a day opened with the reading key, as events.
     func archivedEvents(_ day: CalendarDay) async throws -> [DayEvent]? {

@@ -1,54 +1,34 @@
 import EfferentSQLite
 import EfferentCore
+import EfferentWriter
 
-/// The writes of one phone batch, inside the transaction `SourceStore.commit` holds: each line
-/// kind by its storage rule (§6.2–6.7), deletions after the inserts, buckets after both (a batch
-/// never makes its own buckets stale), and every day that changed marked.
-struct PhoneBatchWriter {
-    let store: SourceStore
+/// The writes of one phone batch, inside the transaction `ReceiverStore.commit` holds: each line
+/// kind by its storage rule (§6.2–6.7) into the receiver's tables, its records through the
+/// writer (`PhoneBatchRecords`); deletions after the inserts, buckets after both (a batch never
+/// makes its own buckets stale), and every day that changed marked by the writer.
+struct ReceiverBatchWriter {
     let db: SQLiteConnection
     let batch: PulsBatch
-    let rows: RecordInserter
+    let records: PhoneBatchRecords
     let index: PhoneSampleIndex
-    /// Days changed by something other than an added record (a replaced ring, a deletion, a bucket).
-    var marked = Set<String>()
-    /// Where this batch's deletions removed totals.
-    var removedTotals = TotalChanges()
 
-    init(store: SourceStore, db: SQLiteConnection, batch: PulsBatch, run: Int64, samples: PhoneSampleIndex) throws {
-        self.store = store
-        self.db = db
-        self.batch = batch
-        index = samples
-        rows = try RecordInserter(db: db, run: run, existing: .ignored, phone: true)
-    }
-
-    mutating func write(_ counts: inout SourceStore.PhoneBatchCounts) throws {
+    func write(_ counts: inout ReceiverStore.PhoneBatchCounts) throws {
         try samples(&counts)
-        counts.routePoints = try points(batch.routes, table: "phone_route_point", &counts)
-        counts.seriesPoints = try points(batch.series, table: "phone_series_point", &counts)
+        counts.routePoints = try points(batch.routes, table: "phone_route_point")
+        counts.seriesPoints = try points(batch.series, table: "phone_series_point")
         try summaries(&counts)
         try profile()
         // After every insert, so a batch that adds and deletes one UUID ends with it deleted (§6.3).
         try deletions(&counts)
-        // The buckets stored before this batch that its changes fall inside stand no more; this
-        // batch's own buckets come after, fresh: the phone computed them with its samples.
-        var changes = rows.totalChanges ?? TotalChanges()
-        changes.formUnion(removedTotals)
-        try SourceStore.staleBuckets(changes, db: db)
-        try aggregates(&counts)
-        let days = rows.touched.union(marked)
-        counts.days = days.count
-        try store.mark(days)
-    }
-
-    private func insertRecords(_ range: Range<Int>, sample: Int64?, _ counts: inout SourceStore.PhoneBatchCounts) throws {
-        for index in range where try rows.insert(batch.records[index], sample: sample) { counts.records += 1 }
+        let (buckets, days) = try records.finish()
+        counts.aggregateSamples = buckets
+        counts.days = days
+        counts.records = records.added
     }
 
     /// §6.2: a UUID already stored is a duplicate, never an update and never a second row. A
     /// workout its route or series lines named first is completed, not duplicated.
-    private func samples(_ counts: inout SourceStore.PhoneBatchCounts) throws {
+    private func samples(_ counts: inout ReceiverStore.PhoneBatchCounts) throws {
         let insert = try db.statement("""
             INSERT INTO phone_sample (sid, uuid, type, kind, start, source, device, present) VALUES (?, ?, ?, ?, ?, ?, ?, 1)
             """)
@@ -83,17 +63,16 @@ struct PhoneBatchWriter {
             }
             counts.accepted += 1
             // An ECG or a heartbeat series an export brought first is met whole (decision A.14).
-            if sample.kind == "ecg" || sample.kind == "heartbeatSeries",
-               try rows.adoptWhole(batch.records[mapped.records], kind: sample.kind, sample: sid) {
+            if sample.kind == "ecg" || sample.kind == "heartbeatSeries", try records.adoptWhole(mapped, sample: sid) {
                 continue
             }
-            try insertRecords(mapped.records, sample: sid, &counts)
+            try records.insert(mapped, sample: sid)
         }
     }
 
     /// §6.6: points insert-if-absent by (workout, t) or (workout, type, t); their records belong to
     /// the workout, which need not have arrived yet (§8.2) and takes them with it when deleted.
-    private func points(_ lines: [PulsBatch.Mapped<PulsPoints>], table: String, _ counts: inout SourceStore.PhoneBatchCounts) throws -> Int {
+    private func points(_ lines: [PulsBatch.Mapped<PulsPoints>], table: String) throws -> Int {
         guard !lines.isEmpty else { return 0 }
         let insert = table == "phone_route_point"
             ? try db.statement("INSERT OR IGNORE INTO phone_route_point (workout, t) VALUES (?, ?)")
@@ -109,7 +88,7 @@ struct PhoneBatchWriter {
                 }
                 created += db.changes
             }
-            try insertRecords(mapped.records, sample: workout, &counts)
+            try records.insert(mapped, sample: workout)
         }
         return created
     }
@@ -123,52 +102,22 @@ struct PhoneBatchWriter {
         return sid
     }
 
-    /// §6.4: each bucket replaces what its identity held, a `null` clearing the value. A bucket that
-    /// is a total (a de-duplicated sum over all devices, one hour or one day wide) marks its day.
-    private mutating func aggregates(_ counts: inout SourceStore.PhoneBatchCounts) throws {
-        guard !batch.aggregates.isEmpty else { return }
-        let upsert = try db.statement("""
-            INSERT INTO phone_aggregate (type, func, interval_value, interval_unit, device_filter, bucket_start, bucket_end, value, unit)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (type, func, interval_value, interval_unit, device_filter, bucket_start)
-            DO UPDATE SET bucket_end = excluded.bucket_end, value = excluded.value, unit = excluded.unit, stale = 0
-            """)
-        for aggregate in batch.aggregates {
-            let identity = aggregate.identity
-            try upsert.run([.text(identity.type), .text(identity.function), .integer(identity.intervalValue), .text(identity.intervalUnit),
-                            .text(identity.deviceFilter), .real(identity.bucketStart), .real(aggregate.bucketEnd),
-                            aggregate.value.map { .real($0) } ?? .null, aggregate.unit.map { .text($0) } ?? .null])
-            counts.aggregateSamples += 1
-            if PhoneTotals.isTotal(identity) { marked.insert(store.zone.day(of: identity.bucketStart / 1000).description) }
-        }
-    }
-
     /// §6.5: the line is the whole day. The stored row is replaced, and so are the day's ring
-    /// records: an omitted ring leaves none behind.
-    private mutating func summaries(_ counts: inout SourceStore.PhoneBatchCounts) throws {
+    /// records (the writer's `replaceRings`): an omitted ring leaves none behind.
+    private func summaries(_ counts: inout ReceiverStore.PhoneBatchCounts) throws {
         guard !batch.summaries.isEmpty else { return }
         let upsert = try db.statement("""
             INSERT OR REPLACE INTO phone_activity_summary (local_date, date, move_kcal, move_goal_kcal, exercise_min, exercise_goal_min,
                 stand_hours, stand_goal_hours, move_time_min, move_time_goal_min, move_mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let clear = try db.statement("""
-            DELETE FROM record WHERE start >= ? AND start < ? AND origin = 0 AND metric >= 'activitySummary.' AND metric < 'activitySummary/'
-            """)
-        let zone = store.zone
         for mapped in batch.summaries {
             let summary = mapped.line
             try upsert.run([.text(summary.localDate), .real(summary.date)] + summary.values.map { $0.map { .real($0) } ?? .null }
                            + [summary.moveMode.map { .integer($0) } ?? .null])
-            if let day = CalendarDay(summary.localDate) {
-                let (start, end) = zone.bounds(of: day)
-                try clear.run([.integer(start), .integer(end)])
-            }
-            marked.insert(summary.localDate)
-            try insertRecords(mapped.records, sample: nil, &counts)
+            try records.replaceRings(mapped)
             counts.activitySummaries += 1
         }
-        // Apple's three figures `efferent check` compares with: the last line of a day wins.
-        try ImportSession.upsert(batch.ringDays, db: db)
+        try records.storeRingFigures()
     }
 
     /// §6.7: the snapshot replaces what was stored; it never becomes a record.
@@ -181,24 +130,15 @@ struct PhoneBatchWriter {
                       .real(batch.header.exportedAt / 1000)])
     }
 
-    /// §6.3: the sample with that UUID goes, with every record it made and, for a workout, its
-    /// route and series points and their records; an unknown UUID is a no-op. The days its
-    /// records were on are sealed again (and the next, where a total reached past midnight).
-    private mutating func deletions(_ counts: inout SourceStore.PhoneBatchCounts) throws {
+    /// §6.3: the sample with that UUID goes, with every record it made (the writer's
+    /// `removeRecords`, which marks their days) and, for a workout, its route and series points;
+    /// an unknown UUID is a no-op.
+    private func deletions(_ counts: inout ReceiverStore.PhoneBatchCounts) throws {
         guard !batch.deletions.isEmpty else { return }
-        let days = try db.statement("SELECT day, max(total) FROM record WHERE sample = ? GROUP BY day")
-        let totals = try db.statement("SELECT metric, start, end FROM record WHERE sample = ? AND total = 1")
         for deletion in batch.deletions {
             let uuid: SQLiteValue = .blob(deletion.uuid.bytes)
             guard let (sid, present) = try index.find(deletion.uuid) else { continue }
-            for (day, total) in try days.rows([.integer(sid)], { ($0.text(0), $0.int64(1) == 1) }) {
-                marked.insert(day)
-                if total, let next = CalendarDay(day)?.next { marked.insert(next.description) }
-            }
-            for (metric, start, end) in try totals.rows([.integer(sid)], { ($0.text(0), $0.int64(1), $0.int64(2)) }) {
-                removedTotals.add(metric: metric, start: start, end: end)
-            }
-            try db.statement("DELETE FROM record WHERE sample = ?").run([.integer(sid)])
+            try records.removeRecords(ofSample: sid)
             try db.statement("DELETE FROM phone_route_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_series_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_sample WHERE sid = ?").run([.integer(sid)])

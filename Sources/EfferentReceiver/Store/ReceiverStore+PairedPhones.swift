@@ -2,11 +2,12 @@ import EfferentCrypto
 import EfferentSQLite
 import EfferentSystem
 import EfferentCore
+import EfferentWriter
 import Foundation
 
 /// Phones paired with this writer (`efferent receive pair`): each has a bearer token of its own,
 /// of which only the SHA-256 is kept, a name, and its figures for `efferent status`.
-extension SourceStore {
+extension ReceiverStore {
     /// A paired phone as `efferent receive list` and `efferent status` show it.
     public struct PairedPhone: Sendable, Equatable {
         public let id: Int64
@@ -25,8 +26,8 @@ extension SourceStore {
     /// The user ID the phone sends as `X-User-ID`: this writer's, made once (a random UUID
     /// unless `preferred` names one) and kept in `meta`.
     public func phoneUser(preferred: PulsUUID? = nil) throws -> PulsUUID {
-        try serialized {
-            if let stored = try meta("receive.user").flatMap(PulsUUID.init) {
+        try serialized { _ in
+            if let stored = try store.meta("receive.user").flatMap(PulsUUID.init) {
                 if let preferred, preferred != stored { throw PairingError.otherUser(stored.description) }
                 return stored
             }
@@ -34,19 +35,19 @@ extension SourceStore {
             bytes[6] = bytes[6] & 0x0F | 0x40   // RFC 9562 §5.4: version 4
             bytes[8] = bytes[8] & 0x3F | 0x80   // the variant
             let user = preferred ?? PulsUUID(bytes: bytes)
-            try setMeta("receive.user", user.description)
+            try store.setMeta("receive.user", user.description)
             return user
         }
     }
 
     /// The user ID, when a phone has been paired (nil before the first `pair`).
-    public func existingPhoneUser() throws -> PulsUUID? { try meta("receive.user").flatMap(PulsUUID.init) }
+    public func existingPhoneUser() throws -> PulsUUID? { try store.meta("receive.user").flatMap(PulsUUID.init) }
 
     /// Issues a token for a phone called `name`: 32 random bytes, base64url, never starting with
     /// `-` (`BearerToken`). It is returned once and never stored; the store keeps its SHA-256.
     public func pairPhone(name: String, now: Double = Date().timeIntervalSince1970) throws -> (id: Int64, token: String) {
         let token = BearerToken.make()
-        let id = try serialized {
+        let id = try serialized { db in
             try db.statement("INSERT INTO phone_token (hash, name, created) VALUES (?, ?, ?)")
                 .run([.blob(Self.tokenHash(token)), .text(name), .real(now)])
             return db.lastInsertRowID
@@ -58,7 +59,7 @@ extension SourceStore {
 
     /// Ends phone `id`'s token; false when there is no such phone or it was revoked already.
     public func revokePhone(_ id: Int64, now: Double = Date().timeIntervalSince1970) throws -> Bool {
-        try serialized {
+        try serialized { db in
             try db.statement("UPDATE phone_token SET revoked = ? WHERE id = ? AND revoked IS NULL").run([.real(now), .integer(id)])
             return db.changes == 1
         }
@@ -66,7 +67,7 @@ extension SourceStore {
 
     /// Every phone ever paired, oldest first, with its batches and samples on `today`.
     public func pairedPhones(today: CalendarDay) throws -> [PairedPhone] {
-        try serialized {
+        try serialized { db in
             try db.statement("""
                 SELECT t.id, t.name, t.created, t.last_used, t.revoked, t.last_batch, t.last_error, t.last_error_at,
                        coalesce(d.batches, 0), coalesce(d.samples, 0)
@@ -82,7 +83,7 @@ extension SourceStore {
 
     /// Notes that phone `id` was heard from (a read endpoint, which commits no batch).
     public func touchPhone(_ id: Int64, now: Double = Date().timeIntervalSince1970) throws {
-        try serialized {
+        try serialized { db in
             try db.statement("UPDATE phone_token SET last_used = ? WHERE id = ?").run([.real(now), .integer(id)])
         }
     }

@@ -1,3 +1,5 @@
+import EfferentWriter
+
 /// A Bloom filter over HealthKit UUIDs: `mayContain` is false only for a UUID never added, so a
 /// new sample's UUID (every one of a backfill) is known new without a B-tree lookup.
 ///

@@ -1,4 +1,5 @@
 import EfferentSQLite
+import EfferentWriter
 
 /// Finds a phone sample by its HealthKit UUID (Puls Sync Protocol v1 §6.2–6.3) without a UUID
 /// index that every batch rewrites.
@@ -18,7 +19,10 @@ import EfferentSQLite
 ///
 /// The memory is a copy of the store, right only while the store's transactions commit: it is
 /// read again from the rows above the mark when one fails or when another connection has written
-/// (`PRAGMA data_version`). Used only under the store's lock.
+/// (`PRAGMA data_version`), or when rows were added or moved on this same connection by another
+/// `ReceiverStore` (`data_version` moves only for other connections' commits, so the highest
+/// `sid` and the mark are compared too: `isBehind`). Kept by `ReceiverStore`, used only under its
+/// lock.
 final class PhoneSampleIndex {
     static let markKey = "phone-uuids-merged"
     /// Rows held in memory before they move into `phone_uuid`: about 3 MB, and a move of this
@@ -70,6 +74,16 @@ final class PhoneSampleIndex {
 
     static func dataVersion(_ db: SQLiteConnection) throws -> Int64 {
         try db.statement("PRAGMA data_version").first { $0.int64(0) } ?? 0
+    }
+
+    /// Whether rows were added above what this copy numbered, or moved into `phone_uuid`, on this
+    /// connection by someone else (another `ReceiverStore` on the same `SourceStore`). Two seeks:
+    /// the highest rowid and one `meta` key. Rows someone else deleted need no check: a lookup
+    /// that finds no row answers "new".
+    func isBehind(_ db: SQLiteConnection) throws -> Bool {
+        let highest = try db.statement("SELECT max(sid) FROM phone_sample").first { $0.int64(0) } ?? 0
+        let stored = try db.statement("SELECT value FROM meta WHERE key = ?").first([.text(Self.markKey)]) { Int64($0.text(0)) ?? 0 } ?? 0
+        return highest > top || stored != mark
     }
 
     /// A filter holding every UUID of `phone_uuid`, with room for `extra` more and a quarter to grow.

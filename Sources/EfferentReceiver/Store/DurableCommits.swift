@@ -9,7 +9,7 @@ import Foundation
 /// (Puls Sync Protocol §6), so the receiver flushes the log before it answers. One flush covers
 /// every commit written before it began, so four phones' batches committed together wait for one
 /// flush, not four in a row.
-public final class DurableCommits: Sendable {
+final class DurableCommits: Sendable {
     private struct State {
         /// Commits announced, and the highest of them a finished flush covers.
         var announced: UInt64 = 0
@@ -17,14 +17,15 @@ public final class DurableCommits: Sendable {
         var flushing = false
     }
 
-    private let log: String
+    private let log: String?
     private let state = Monitor(State())
 
-    /// `database` is the SQLite file; its log is `database-wal`.
-    public init(database: String) { log = database + "-wal" }
+    /// `log` is the store's write-ahead log as SQLite names it (`SQLiteConnection.writeAheadLogPath`);
+    /// nil for a database with none on disk, where there is nothing to flush.
+    init(log: String?) { self.log = log }
 
     /// Returns once everything committed before the call is on the disk.
-    public func flush() throws {
+    func flush() throws {
         let mine = state.withLock { state in
             state.announced += 1
             return state.announced
@@ -40,7 +41,7 @@ public final class DurableCommits: Sendable {
             }
             guard let covering else { return }
             var failure: (any Error)?
-            do { try FileDurability.synchronize(log) } catch { failure = error }
+            do { if let log { try FileDurability.synchronize(log) } } catch { failure = error }
             state.withLock { state in
                 state.flushing = false
                 if failure == nil { state.flushed = max(state.flushed, covering) }

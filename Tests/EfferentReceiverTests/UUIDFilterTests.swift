@@ -1,5 +1,6 @@
 import Testing
-@testable import EfferentWriter
+@testable import EfferentReceiver
+import EfferentWriter
 
 /// The receiver's Bloom filter over UUIDs: never a false "new", and few false "maybe".
 @Suite struct UUIDFilterTests {

@@ -1,9 +1,10 @@
 import EfferentSQLite
 import EfferentCore
+import EfferentWriter
 
 /// What the protocol's optional read endpoints answer from the store (Puls Sync Protocol v1 §9):
 /// per-type counts, and the reconciliation digests and UUID lists the app compares with HealthKit.
-extension SourceStore {
+extension ReceiverStore {
     /// One row of `GET /v1/stats` (§9.2). Instants are epoch milliseconds.
     public struct PhoneTypeStats: Sendable, Equatable {
         public let type: String
@@ -15,7 +16,7 @@ extension SourceStore {
     }
 
     public func phoneStats() throws -> [PhoneTypeStats] {
-        try serialized {
+        try serialized { db in
             try db.statement("""
                 SELECT t.type, coalesce(s.rows, 0), s.earliest, s.latest, t.last_batch, t.batches FROM phone_type t
                 LEFT JOIN (SELECT type, count(*) AS rows, min(start) AS earliest, max(start) AS latest FROM phone_sample
@@ -57,7 +58,7 @@ extension SourceStore {
     }
 
     private func eachPhoneSample(type: String, from: Double, to: Double, _ body: ([UInt8], Double) -> Void) throws {
-        try serialized {
+        try serialized { db in
             let statement = try db.statement("""
                 SELECT uuid, start FROM phone_sample WHERE present = 1 AND type = ? AND start >= ? AND start < ? ORDER BY start
                 """)
