@@ -17,7 +17,7 @@ public final class Exclusive<Resource>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let resource: Resource
     /// The holding thread and how many times it has taken the lock; changed only by the holder.
-    @usableFromInline var holder: pthread_t?
+    @usableFromInline var holder: UInt?
     @usableFromInline var depth = 0
 
     public init(_ resource: sending Resource) {
@@ -40,7 +40,9 @@ public final class Exclusive<Resource>: @unchecked Sendable {
     @inlinable
     public func withLock<T>(_ body: (Resource) throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
-        holder = pthread_self()
+        // Not `pthread_self()` straight: see `efferent_current_thread` (a release build kept one
+        // call's value across an `await` and recorded the thread the task had left).
+        holder = currentThread()
         depth += 1
         defer {
             depth -= 1
@@ -67,6 +69,7 @@ public final class Exclusive<Resource>: @unchecked Sendable {
         guard pthread_mutex_trylock(mutex) == 0 else { return false }
         defer { pthread_mutex_unlock(mutex) }
         guard let holder else { return false }
-        return pthread_equal(holder, pthread_self()) != 0
+        return holder == currentThread()
     }
 }
+
