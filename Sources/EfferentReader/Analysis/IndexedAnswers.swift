@@ -154,21 +154,19 @@ enum IndexedAnswers {
 
     /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
     /// same windows of held days, each with the week after it), from each day's `WorkoutDay`.
+    /// Every workout is found (the count, the order, `byActivity` and the page need them all), but
+    /// its statistics and route fixes are filled in only when asked for (`WorkoutsAnswer`'s
+    /// `completed`): a page of JSON fills a page of them, from the windows its workouts came from.
     static func workouts(index: DigestSnapshot, held: [CalendarDay], range: DayRange, activity: String?, offset: Int) throws -> WorkoutsAnswer {
         let clock = LocalClock()
         let from = range.since.previous, through = range.until.adding(days: 1)
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
-        var workouts = [WorkoutsAnswer.Workout]()
-        for window in DayRange.windows(of: inRange) {
-            var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
-            let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
-            for day in days {
-                let digest = index.days[day]!
-                parts += digest.workouts.parts
-                if !digest.workouts.fixStarts.isEmpty { fixes.append(digest.workouts.fixStarts) }
-            }
-            let statistics = WorkoutStatistics(parts: parts, fixDays: fixes)
-            for day in days where day <= window.last {
+        var workouts = [(workout: WorkoutsAnswer.Workout, window: Int)]()
+        // The days each window reads statistics and fixes from: its own and the week after it.
+        var spans = [ArraySlice<CalendarDay>]()
+        for (position, window) in DayRange.windows(of: inRange).enumerated() {
+            spans.append(index.held(from: window.first, through: min(through, window.last.adding(days: 7))))
+            for day in index.held(from: window.first, through: window.last) {
                 let digest = index.days[day]!
                 for session in digest.workouts.sessions {
                     let lastInstant = session.end > session.start ? session.end - 1 : session.end
@@ -181,12 +179,38 @@ enum IndexedAnswers {
                                                          day: try clock.day(of: session.start, in: digest.zone),
                                                          minutes: Distribution.round3(seconds / 60), source: session.source)
                     workout.timeZone = digest.zone
-                    statistics.fill(&workout)
-                    workouts.append(workout)
+                    workouts.append((workout, position))
                 }
             }
         }
-        return WorkoutsAnswer(range: range, activity: activity, workouts: workouts, offset: offset)
+        // The same order the days give (the same workouts in the same order sort the same way).
+        workouts.sort { WorkoutsAnswer.listedBefore($0.workout, $1.workout) }
+        let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.days, windowDays = spans
+        return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { positions in
+            // Per window, the statistics of its days that start within the span of the asked
+            // workouts' starts, in the days' order (a workout's are the parts of its source with
+            // its start, summed in that order), and every day's fix starts.
+            var starts = [Int: ClosedRange<Int64>]()
+            for position in positions {
+                let start = found[position].start
+                starts[windows[position]] = starts[windows[position]].map { min($0.lowerBound, start)...max($0.upperBound, start) } ?? start...start
+            }
+            var statistics = [Int: WorkoutStatistics]()
+            for (window, wanted) in starts {
+                var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
+                for day in windowDays[window] {
+                    let workouts = days[day]!.workouts
+                    for part in workouts.parts where wanted.contains(part.start) { parts.append(part) }
+                    if !workouts.fixStarts.isEmpty { fixes.append(workouts.fixStarts) }
+                }
+                statistics[window] = WorkoutStatistics(parts: parts, fixDays: fixes)
+            }
+            return positions.map { position in
+                var workout = found[position]
+                statistics[windows[position]]!.fill(&workout)
+                return workout
+            }
+        }
     }
 
     /// A page of samples opening only the days it returns (and those at the range's edges, whose
