@@ -5,15 +5,23 @@ import EfferentCore
 /// (decision A.4: the body's `tz`, UTC when absent). Zones are looked up once per identifier.
 public final class LocalClock {
     private var zones: [String: ZoneCalendar] = [:]
+    /// The zone asked for last: an answer asks for one zone thousands of times in a row, and
+    /// comparing with it is cheaper than hashing its name.
+    private var last: ZoneCalendar?
 
     public init() {}
 
     /// The calendar of a day's zone; `nil` (no `tz`) is UTC.
     public func zone(_ identifier: String?) throws(AnswerError) -> ZoneCalendar {
         guard let identifier else { return .utc }
-        if let known = zones[identifier] { return known }
+        if let last, last.identifier == identifier { return last }
+        if let known = zones[identifier] {
+            last = known
+            return known
+        }
         guard let zone = ZoneCalendar(identifier: identifier) else { throw .unknownTimeZone(identifier) }
         zones[identifier] = zone
+        last = zone
         return zone
     }
 
