@@ -70,12 +70,12 @@ enum IndexedAnswers {
     private static func read(_ index: DigestSnapshot, _ range: DayRange, _ metric: String)
         -> [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]? {
         guard !range.isEmpty else { return [] }
-        let held = index.held(from: range.since.previous, through: range.until)
+        let positions = index.positions(from: range.since.previous, through: range.until)
         var out = [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]()
-        out.reserveCapacity(held.count)
-        for day in held {
-            guard let digest = index.days[day], digest.unknownZone == nil else { return nil }
-            out.append((day, digest.zone, digest.metrics[metric]))
+        out.reserveCapacity(positions.count)
+        for position in positions {
+            guard index.ordered[position].unknownZone == nil else { return nil }
+            out.append((index.sortedDays[position], index.ordered[position].zone, index.ordered[position].metrics[metric]))
         }
         return out
     }
@@ -89,13 +89,17 @@ enum IndexedAnswers {
 
     static func dailyFolds(index: DigestSnapshot, metrics: [String], range: DayRange) -> [String: DailyAnswer.Fold]? {
         let rows = range.dayCount
+        // The days from the one before `since`, walked by position (as `read` takes them, without
+        // gathering them first: a page of daily steps is 400 days of one number each).
+        let positions = range.isEmpty ? 0..<0 : index.positions(from: range.since.previous, through: range.until)
+        for position in positions where index.ordered[position].unknownZone != nil { return nil }
         var folds = [String: DailyAnswer.Fold]()
         for metric in Set(metrics) {
-            guard let days = read(index, range, metric) else { return nil }
             let catalogueTotal = MetricCatalogue.isTotal(metric)
             var fold: DailyAnswer.Fold?
-            for (day, _, entry) in days {
-                guard let entry else { continue }
+            for position in positions {
+                guard let entry = index.ordered[position].metrics[metric] else { continue }
+                let day = index.sortedDays[position]
                 if fold == nil { fold = DailyAnswer.Fold(rows: rows) }
                 if entry.hourBuckets || entry.dayBuckets { fold!.bucketed = true }
                 if let total = entry.dayTotal, range.contains(day) {
@@ -162,30 +166,31 @@ enum IndexedAnswers {
         let from = range.since.previous, through = range.until.adding(days: 1)
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
         var workouts = [(workout: WorkoutsAnswer.Workout, window: Int)]()
-        // The days each window reads statistics and fixes from: its own and the week after it.
-        var spans = [ArraySlice<CalendarDay>]()
+        // The days each window reads statistics and fixes from (its own and the week after it),
+        // as positions in the index's ordered days.
+        var spans = [Range<Int>]()
         for (position, window) in DayRange.windows(of: inRange).enumerated() {
-            spans.append(index.held(from: window.first, through: min(through, window.last.adding(days: 7))))
-            for day in index.held(from: window.first, through: window.last) {
-                let digest = index.days[day]!
-                for session in digest.workouts.sessions {
+            spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
+            for day in index.positions(from: window.first, through: window.last) {
+                let zone = index.ordered[day].zone
+                for session in index.ordered[day].workouts.sessions {
                     let lastInstant = session.end > session.start ? session.end - 1 : session.end
-                    guard try clock.day(of: session.start, in: digest.zone) <= range.until,
-                          try clock.day(of: lastInstant, in: digest.zone) >= range.since else { continue }
+                    guard try clock.day(of: session.start, in: zone) <= range.until,
+                          try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
                     let name = MetricCatalogue.activityName(session.activity)
                     if let activity, activity != name { continue }
                     let seconds = session.duration ?? Double(session.end - session.start)
                     var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name,
-                                                         day: try clock.day(of: session.start, in: digest.zone),
+                                                         day: try clock.day(of: session.start, in: zone),
                                                          minutes: Distribution.round3(seconds / 60), source: session.source)
-                    workout.timeZone = digest.zone
+                    workout.timeZone = zone
                     workouts.append((workout, position))
                 }
             }
         }
         // The same order the days give (the same workouts in the same order sort the same way).
         workouts.sort { WorkoutsAnswer.listedBefore($0.workout, $1.workout) }
-        let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.days, windowDays = spans
+        let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.ordered, windowDays = spans
         return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { positions in
             // Per window, the statistics of its days that start within the span of the asked
             // workouts' starts, in the days' order (a workout's are the parts of its source with
@@ -199,7 +204,7 @@ enum IndexedAnswers {
             for (window, wanted) in starts {
                 var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
                 for day in windowDays[window] {
-                    let workouts = days[day]!.workouts
+                    let workouts = days[day].workouts
                     for part in workouts.parts where wanted.contains(part.start) { parts.append(part) }
                     if !workouts.fixStarts.isEmpty { fixes.append(workouts.fixStarts) }
                 }

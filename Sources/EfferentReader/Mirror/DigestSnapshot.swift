@@ -7,6 +7,10 @@ public struct DigestSnapshot: Sendable {
     public let days: [CalendarDay: MirrorDigest.Day]
     /// Every digested day, ascending.
     public let sortedDays: [CalendarDay]
+    /// The digest of each of `sortedDays`, at the same position: an answer over a range walks
+    /// them by position instead of hashing each day (that, and copying each day's whole digest
+    /// out of the dictionary, was most of a page of daily steps).
+    let ordered: [MirrorDigest.Day]
     /// The overview's line of each metric, by name.
     public let lines: [String: OverviewAnswer.MetricLine]
     /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
@@ -15,6 +19,7 @@ public struct DigestSnapshot: Sendable {
     init(days: [CalendarDay: MirrorDigest.Day]) {
         self.days = days
         sortedDays = days.keys.sorted()
+        ordered = sortedDays.map { days[$0]! }
         let tallied = Self.tally(days, sortedDays[...])
         lines = tallied.lines
         bucketed = tallied.bucketed
@@ -58,6 +63,11 @@ public struct DigestSnapshot: Sendable {
 
     /// The digested days from `from` through `through`, ascending.
     func held(from: CalendarDay, through: CalendarDay) -> ArraySlice<CalendarDay> {
+        sortedDays[positions(from: from, through: through)]
+    }
+
+    /// The positions in `sortedDays` (and `ordered`) of the digested days from `from` through `through`.
+    func positions(from: CalendarDay, through: CalendarDay) -> Range<Int> {
         func firstIndex(notBefore day: CalendarDay) -> Int {
             var low = 0, high = sortedDays.count
             while low < high {
@@ -67,7 +77,7 @@ public struct DigestSnapshot: Sendable {
             return low
         }
         let start = firstIndex(notBefore: from), end = firstIndex(notBefore: through.next)
-        return start < end ? sortedDays[start..<end] : []
+        return start < end ? start..<end : 0..<0
     }
 
     /// The overview of every mirrored day, as `efferent overview` answers it.
