@@ -96,6 +96,11 @@ enum IndexedAnswers {
         var folds = [String: DailyAnswer.Fold]()
         for metric in Set(metrics) {
             let catalogueTotal = MetricCatalogue.isTotal(metric)
+            if catalogueTotal {
+                // Totals only: from the metric's column of day totals, the same days in the same order.
+                if let fold = totalsFold(index: index, metric: metric, positions: positions, range: range) { folds[metric] = fold }
+                continue
+            }
             var fold: DailyAnswer.Fold?
             for position in positions {
                 guard let entry = index.ordered[position].metrics[metric] else { continue }
@@ -120,6 +125,24 @@ enum IndexedAnswers {
             if let fold { folds[metric] = fold }
         }
         return folds
+    }
+
+    /// `dailyFolds` of a metric the catalogue calls a total (its readings are never read), from
+    /// the index's column of its day totals: a fold when some day of `positions` holds it.
+    private static func totalsFold(index: DigestSnapshot, metric: String, positions: Range<Int>, range: DayRange) -> DailyAnswer.Fold? {
+        let column = index.totalsColumn(metric)
+        guard let first = positions.first(where: { column.flags[$0] != 0 }) else { return nil }
+        var fold = DailyAnswer.Fold(rows: range.dayCount)
+        let since = range.since.daysSinceEpoch, until = range.until.daysSinceEpoch
+        for position in first..<positions.upperBound where column.flags[position] != 0 {
+            if column.flags[position] & 2 != 0 { fold.bucketed = true }
+            guard let total = column.totals[position] else { continue }
+            let row = index.sortedDays[position].daysSinceEpoch - since
+            guard row >= 0, row <= until - since else { continue }
+            fold.sums[Int(row)] = total
+            if fold.unitAsTotal == nil { fold.unitAsTotal = index.ordered[position].metrics[metric]?.totalUnit }
+        }
+        return fold
     }
 
     static func statisticsFold(index: DigestSnapshot, metric: String, range: DayRange, groupBy: Grouping) -> StatisticsAnswer.Fold? {
@@ -171,17 +194,16 @@ enum IndexedAnswers {
         var spans = [Range<Int>]()
         for (position, window) in DayRange.windows(of: inRange).enumerated() {
             spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
-            for day in index.positions(from: window.first, through: window.last) {
-                let zone = index.ordered[day].zone
-                for session in index.ordered[day].workouts.sessions {
+            for dayAt in index.positions(from: window.first, through: window.last) {
+                let zone = index.ordered[dayAt].zone
+                for session in index.ordered[dayAt].workouts.sessions {
                     let lastInstant = session.end > session.start ? session.end - 1 : session.end
-                    guard try clock.day(of: session.start, in: zone) <= range.until,
-                          try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
+                    let day = try clock.day(of: session.start, in: zone)
+                    guard day <= range.until, try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
                     let name = MetricCatalogue.activityName(session.activity)
                     if let activity, activity != name { continue }
                     let seconds = session.duration ?? Double(session.end - session.start)
-                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name,
-                                                         day: try clock.day(of: session.start, in: zone),
+                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: day,
                                                          minutes: Distribution.round3(seconds / 60), source: session.source)
                     workout.timeZone = zone
                     workouts.append((workout, position))
@@ -203,8 +225,8 @@ enum IndexedAnswers {
             var statistics = [Int: WorkoutStatistics]()
             for (window, wanted) in starts {
                 var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
-                for day in windowDays[window] {
-                    let workouts = days[day].workouts
+                for dayAt in windowDays[window] {
+                    let workouts = days[dayAt].workouts
                     for part in workouts.parts where wanted.contains(part.start) { parts.append(part) }
                     if !workouts.fixStarts.isEmpty { fixes.append(workouts.fixStarts) }
                 }

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentSystem
 
 /// The mirror's digest at one moment: what the catalogue, the charts and the range statistics
 /// read. Values equal what the answers compute from the same days (`daily`'s per-day totals and
@@ -15,6 +16,24 @@ public struct DigestSnapshot: Sendable {
     public let lines: [String: OverviewAnswer.MetricLine]
     /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
     let bucketed: Set<String>
+    /// Per metric asked for, its day totals by position (`TotalsColumn`), built the first time
+    /// an answer asks and kept while this snapshot is.
+    private let totalsColumns = TotalsColumns()
+
+    /// One metric's day totals laid out by position in `sortedDays`, side by side in memory: a
+    /// page of daily steps reads 400 of them, and reaching each day's entry through its own
+    /// dictionary of metrics cost a cache miss or two a day (most of the fold, in perf).
+    struct TotalsColumn: Sendable {
+        /// Per position: whether the day holds the metric (bit 0) and whether its events there
+        /// carry buckets (bit 1).
+        let flags: [UInt8]
+        /// Per position: the day's total, when it has one.
+        let totals: [Double?]
+    }
+
+    private final class TotalsColumns: Sendable {
+        let built = Mutex<[String: TotalsColumn]>([:])
+    }
 
     init(days: [CalendarDay: MirrorDigest.Day]) {
         self.days = days
@@ -59,6 +78,20 @@ public struct DigestSnapshot: Sendable {
                                                       firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events)
         }
         return (lines, Set(tallies.filter { $0.value.hour || $0.value.day }.keys))
+    }
+
+    /// `metric`'s day totals by position, built from `ordered` the first time it is asked for.
+    func totalsColumn(_ metric: String) -> TotalsColumn {
+        if let known = totalsColumns.built.withLock({ $0[metric] }) { return known }
+        var flags = [UInt8](repeating: 0, count: ordered.count), totals = [Double?](repeating: nil, count: ordered.count)
+        for position in ordered.indices {
+            guard let entry = ordered[position].metrics[metric] else { continue }
+            flags[position] = 1 | (entry.hourBuckets || entry.dayBuckets ? 2 : 0)
+            totals[position] = entry.dayTotal
+        }
+        let column = TotalsColumn(flags: flags, totals: totals)
+        totalsColumns.built.withLock { $0[metric] = column }
+        return column
     }
 
     /// The digested days from `from` through `through`, ascending.
