@@ -15,6 +15,9 @@ struct WorkoutStatistics {
     /// events, one per day from the index (a workout's fixes are counted in every run, so a
     /// decade's fixes are never gathered and sorted for an answer).
     private var fixRuns: [[Int64]] = []
+    /// The first and last fix start of each run, side by side: a workout checks every run of its
+    /// window, and reading each run's own storage for that was a cache miss a run.
+    private var runSpans: [(first: Int64, last: Int64)] = []
 
     init(_ events: [ArchiveEvent]) {
         var fixes = [Int64](), parts = [WorkoutDay.Part]()
@@ -28,6 +31,7 @@ struct WorkoutStatistics {
         }
         self.parts = Self.byStart(parts)
         fixRuns = fixes.isEmpty ? [] : [fixes.sorted()]
+        runSpans = fixRuns.map { ($0[0], $0[$0.count - 1]) }
     }
 
     /// The same from the mirror's index: the parts of a window's days in their order, and each
@@ -35,6 +39,7 @@ struct WorkoutStatistics {
     init(parts: [WorkoutDay.Part], fixDays: [[Int64]]) {
         self.parts = Self.byStart(parts)
         fixRuns = fixDays.filter { !$0.isEmpty }
+        runSpans = fixRuns.map { ($0[0], $0[$0.count - 1]) }
     }
 
     /// `parts` by start, those of one start kept in their order (the order their values are summed in).
@@ -73,7 +78,8 @@ struct WorkoutStatistics {
         if let maximum { workout.maximumHeartRate = maximum }
         // The fixes from its start through its end, in every run whose span reaches them.
         var count = 0
-        for run in fixRuns where run[0] <= workout.end && run[run.count - 1] >= workout.start {
+        for (index, span) in runSpans.enumerated() where span.first <= workout.end && span.last >= workout.start {
+            let run = fixRuns[index]
             count += Self.lowerBound(run.count) { run[$0] <= workout.end } - Self.lowerBound(run.count) { run[$0] < workout.start }
         }
         if count > 0 { workout.routeFixes = count }
