@@ -192,22 +192,30 @@ enum IndexedAnswers {
         // The days each window reads statistics and fixes from (its own and the week after it),
         // as positions in the index's ordered days.
         var spans = [Range<Int>]()
+        let column = index.workoutsColumn()
         for (position, window) in DayRange.windows(of: inRange).enumerated() {
             spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
-            for dayAt in index.positions(from: window.first, through: window.last) {
-                let zone = index.ordered[dayAt].zone
-                for session in index.ordered[dayAt].workouts.sessions {
-                    let lastInstant = session.end > session.start ? session.end - 1 : session.end
-                    let day = try clock.day(of: session.start, in: zone)
-                    guard day <= range.until, try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
-                    let name = MetricCatalogue.activityName(session.activity)
-                    if let activity, activity != name { continue }
-                    let seconds = session.duration ?? Double(session.end - session.start)
-                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: day,
-                                                         minutes: Distribution.round3(seconds / 60), source: session.source)
-                    workout.timeZone = zone
-                    workouts.append((workout, position))
-                }
+            // The window's own days' workouts: a run of the column, found by a binary search.
+            let days = index.positions(from: window.first, through: window.last)
+            var low = 0, high = column.positions.count
+            while low < high {
+                let middle = (low + high) / 2
+                if column.positions[middle] < days.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            for at in low..<column.positions.count {
+                guard column.positions[at] < days.upperBound else { break }
+                let zone = index.ordered[column.positions[at]].zone
+                let session = column.sessions[at]
+                let lastInstant = session.end > session.start ? session.end - 1 : session.end
+                let day = try clock.day(of: session.start, in: zone)
+                guard day <= range.until, try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
+                let name = MetricCatalogue.activityName(session.activity)
+                if let activity, activity != name { continue }
+                let seconds = session.duration ?? Double(session.end - session.start)
+                var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: day,
+                                                     minutes: Distribution.round3(seconds / 60), source: session.source)
+                workout.timeZone = zone
+                workouts.append((workout, position))
             }
         }
         // The same order the days give (the same workouts in the same order sort the same way).

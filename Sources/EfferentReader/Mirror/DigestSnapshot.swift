@@ -31,8 +31,16 @@ public struct DigestSnapshot: Sendable {
         let totals: [Double?]
     }
 
+    /// Every held day's workouts, in day and body order, each with its day's position: the
+    /// listing of a decade's workouts walks this one array instead of each day's own.
+    struct WorkoutsColumn: Sendable {
+        let positions: [Int]
+        let sessions: [WorkoutDay.Session]
+    }
+
     private final class TotalsColumns: Sendable {
         let built = Mutex<[String: TotalsColumn]>([:])
+        let workouts = Mutex<WorkoutsColumn?>(nil)
     }
 
     init(days: [CalendarDay: MirrorDigest.Day]) {
@@ -91,6 +99,21 @@ public struct DigestSnapshot: Sendable {
         }
         let column = TotalsColumn(flags: flags, totals: totals)
         totalsColumns.built.withLock { $0[metric] = column }
+        return column
+    }
+
+    /// The workouts of every held day by position, gathered the first time they are asked for.
+    func workoutsColumn() -> WorkoutsColumn {
+        if let known = totalsColumns.workouts.withLock({ $0 }) { return known }
+        var positions = [Int](), sessions = [WorkoutDay.Session]()
+        for position in ordered.indices {
+            for session in ordered[position].workouts.sessions {
+                positions.append(position)
+                sessions.append(session)
+            }
+        }
+        let column = WorkoutsColumn(positions: positions, sessions: sessions)
+        totalsColumns.workouts.withLock { $0 = column }
         return column
     }
 
