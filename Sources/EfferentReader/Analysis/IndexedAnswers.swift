@@ -222,30 +222,33 @@ enum IndexedAnswers {
         workouts.sort { WorkoutsAnswer.listedBefore($0.workout, $1.workout) }
         let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.ordered, windowDays = spans
         return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { positions in
-            // Per window, the statistics of its days that start within the span of the asked
-            // workouts' starts, in the days' order (a workout's are the parts of its source with
-            // its start, summed in that order), and every day's fix starts.
-            var starts = [Int: ClosedRange<Int64>]()
-            for position in positions {
-                let start = found[position].start
-                starts[windows[position]] = starts[windows[position]].map { min($0.lowerBound, start)...max($0.upperBound, start) } ?? start...start
-            }
-            var statistics = [Int: WorkoutStatistics]()
-            for (window, wanted) in starts {
-                var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
-                for dayAt in windowDays[window] {
-                    let workouts = days[dayAt].workouts
-                    for part in workouts.parts where wanted.contains(part.start) { parts.append(part) }
-                    if !workouts.fixStarts.isEmpty { fixes.append(workouts.fixStarts) }
-                }
-                statistics[window] = WorkoutStatistics(parts: parts, fixDays: fixes)
-            }
-            return positions.map { position in
+            positions.map { position in
                 var workout = found[position]
-                statistics[windows[position]]!.fill(&workout)
+                IndexedAnswers.fill(&workout, from: column, days: windowDays[windows[position]], index: days)
                 return workout
             }
         }
+    }
+
+    /// Fills in `workout`'s statistics and route fixes as `WorkoutStatistics` does over the days
+    /// at `days` (its window's, with the week after): the statistics that start when it starts on
+    /// those days, in day and body order, and the fixes of those days within its span.
+    private static func fill(_ workout: inout WorkoutsAnswer.Workout, from column: DigestSnapshot.WorkoutsColumn, days: Range<Int>,
+                             index ordered: [MirrorDigest.Day]) {
+        let start = workout.start, first = WorkoutStatistics.lowerBound(column.parts.count) { column.parts[$0].start < start }
+        let parts = (first..<column.parts.count).lazy.prefix { column.parts[$0].start == start }
+            .filter { days.contains(column.partPositions[$0]) }.map { column.parts[$0] }
+        WorkoutStatistics.sum(parts, into: &workout)
+        var count = 0
+        var at = WorkoutStatistics.lowerBound(column.fixPositions.count) { column.fixPositions[$0] < days.lowerBound }
+        while at < column.fixPositions.count, column.fixPositions[at] < days.upperBound {
+            let span = column.fixSpans[at]
+            if span.first <= workout.end && span.last >= workout.start {
+                count += WorkoutStatistics.fixes(in: ordered[column.fixPositions[at]].workouts.fixStarts, of: workout)
+            }
+            at += 1
+        }
+        if count > 0 { workout.routeFixes = count }
     }
 
     /// A page of samples opening only the days it returns (and those at the range's edges, whose

@@ -49,16 +49,25 @@ struct WorkoutStatistics {
     }
 
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
-        // Its source's statistics that start when it starts, each metric summed in the days' order
-        // (from 0, as a sum starts), the distance types' sums then added in the order each was
-        // first seen. No dictionary per workout: a page fills a thousand of them.
+        let start = workout.start, first = Self.lowerBound(parts.count) { parts[$0].start < start }
+        Self.sum(parts[first...].lazy.prefix { $0.start == start }, into: &workout)
+        // The fixes from its start through its end, in every run whose span reaches them.
+        var count = 0
+        for (index, span) in runSpans.enumerated() where span.first <= workout.end && span.last >= workout.start {
+            count += Self.fixes(in: fixRuns[index], of: workout)
+        }
+        if count > 0 { workout.routeFixes = count }
+    }
+
+    /// Fills in `workout`'s statistics from `parts`, the statistics that start when it starts in
+    /// the days' order: its source's, each metric summed in that order (from 0, as a sum starts),
+    /// the distance types' sums then added in the order each was first seen. No dictionary per
+    /// workout: a page fills a thousand of them. (The mirror's index finds the same parts its
+    /// own way and fills them here, so both sum alike.)
+    static func sum(_ parts: some Sequence<WorkoutDay.Part>, into workout: inout WorkoutsAnswer.Workout) {
         var energy: Double?, average: Double?, maximum: Double?
         var distances: [(metric: String, sum: Double)] = []
-        var index = Self.lowerBound(parts.count) { parts[$0].start < workout.start }
-        while index < parts.count, parts[index].start == workout.start {
-            let part = parts[index]
-            index += 1
-            guard part.source == workout.source else { continue }
+        for part in parts where part.source == workout.source {
             switch part.metric {
             case "workout.activeEnergy.sum": energy = (energy ?? 0) + part.value
             case "workout.heartRate.average": average = (average ?? 0) + part.value
@@ -76,17 +85,15 @@ struct WorkoutStatistics {
         if let energy { workout.activeEnergyKcal = energy }
         if let average { workout.averageHeartRate = average }
         if let maximum { workout.maximumHeartRate = maximum }
-        // The fixes from its start through its end, in every run whose span reaches them.
-        var count = 0
-        for (index, span) in runSpans.enumerated() where span.first <= workout.end && span.last >= workout.start {
-            let run = fixRuns[index]
-            count += Self.lowerBound(run.count) { run[$0] <= workout.end } - Self.lowerBound(run.count) { run[$0] < workout.start }
-        }
-        if count > 0 { workout.routeFixes = count }
+    }
+
+    /// The fixes of `run` (sorted starts) from `workout`'s start through its end.
+    static func fixes(in run: [Int64], of workout: WorkoutsAnswer.Workout) -> Int {
+        lowerBound(run.count) { run[$0] <= workout.end } - lowerBound(run.count) { run[$0] < workout.start }
     }
 
     /// The first of `0..<count` for which `before` is false (`before` holds for a prefix).
-    private static func lowerBound(_ count: Int, _ before: (Int) -> Bool) -> Int {
+    static func lowerBound(_ count: Int, _ before: (Int) -> Bool) -> Int {
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2

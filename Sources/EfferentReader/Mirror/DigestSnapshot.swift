@@ -36,6 +36,13 @@ public struct DigestSnapshot: Sendable {
     struct WorkoutsColumn: Sendable {
         let positions: [Int]
         let sessions: [WorkoutDay.Session]
+        /// Every held day's workout statistics by start, those of one start in day and body
+        /// order, each with its day's position: a workout's are found by a binary search.
+        let parts: [WorkoutDay.Part]
+        let partPositions: [Int]
+        /// The days with route fixes, in day order: each one's position and first and last fix start.
+        let fixPositions: [Int]
+        let fixSpans: [(first: Int64, last: Int64)]
     }
 
     private final class TotalsColumns: Sendable {
@@ -106,13 +113,23 @@ public struct DigestSnapshot: Sendable {
     func workoutsColumn() -> WorkoutsColumn {
         if let known = totalsColumns.workouts.withLock({ $0 }) { return known }
         var positions = [Int](), sessions = [WorkoutDay.Session]()
+        var parts = [(part: WorkoutDay.Part, position: Int)](), fixPositions = [Int](), fixSpans = [(first: Int64, last: Int64)]()
         for position in ordered.indices {
-            for session in ordered[position].workouts.sessions {
+            let workouts = ordered[position].workouts
+            for session in workouts.sessions {
                 positions.append(position)
                 sessions.append(session)
             }
+            for part in workouts.parts { parts.append((part, position)) }
+            if let first = workouts.fixStarts.first, let last = workouts.fixStarts.last {
+                fixPositions.append(position)
+                fixSpans.append((first, last))
+            }
         }
-        let column = WorkoutsColumn(positions: positions, sessions: sessions)
+        // By start, ties kept in day and body order (the order a workout's statistics are summed in).
+        let order = parts.indices.sorted { (parts[$0].part.start, $0) < (parts[$1].part.start, $1) }
+        let column = WorkoutsColumn(positions: positions, sessions: sessions, parts: order.map { parts[$0].part },
+                                    partPositions: order.map { parts[$0].position }, fixPositions: fixPositions, fixSpans: fixSpans)
         totalsColumns.workouts.withLock { $0 = column }
         return column
     }
