@@ -199,6 +199,90 @@ import Testing
                                           archive: nil, source: source) == nil)
     }
 
+    /// Workouts of several pages across several windows of days: the index fills in the
+    /// statistics and route fixes of a page's workouts only, so every page, the counts, `next`
+    /// and the full table (CSV) must still be the days' to the byte — with statistics of two
+    /// sources at one start, statistics and fixes filed under the next day, workouts that tie on
+    /// start and end, a zone that changes, and a range whose edges cut windows.
+    @Test func everyPageOfWorkoutsIsTheDaysPageToTheByte() async throws {
+        var random = SplitMix64(seed: 2930)
+        let days = try (0..<230).map { offset -> (CalendarDay, String) in
+            let date = Self.first.adding(days: offset)
+            let zone = (60...75).contains(offset) ? "America/New_York" : "Europe/Berlin"
+            let (start, end) = ZoneCalendar(identifier: zone)!.bounds(of: date)
+            var events = [DayEvent]()
+            for index in 0..<(offset % 9 == 4 ? 0 : 6) {
+                let at = start + 6 * 3600 + Int64(index) * 2400
+                let activity = ["37", "52", "13", "99"][Int.random(in: 0...3, using: &random)]
+                let source = index % 3 == 2 ? "Phone" : "Watch"
+                events.append(try DayEvent(kind: .record, metric: "workout", source: source, start: at, end: at + 1800, activity: activity,
+                                           duration: index == 1 ? nil : 1700 + Double(Int.random(in: 0...200, using: &random))))
+                if index == 4 {
+                    // The same start and end as the one before, another activity: listed by activity.
+                    events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: at - 2400, end: at - 600, activity: "13", duration: 1800))
+                }
+                for (metric, unit) in [("workout.distanceWalkingRunning.sum", "m"), ("workout.distanceCycling.sum", "m"), ("workout.activeEnergy.sum", "kcal"),
+                                       ("workout.heartRate.average", "count/min"), ("workout.heartRate.maximum", "count/min")]
+                where Int.random(in: 0...3, using: &random) > 0 {
+                    events.append(try DayEvent(kind: .record, metric: metric, unit: unit, source: source, start: at, end: at + 1800,
+                                               value: Double(Int.random(in: 1...900_000, using: &random)) / 1000))
+                    // Another source's statistic at the same start: not this workout's.
+                    if index == 0 {
+                        events.append(try DayEvent(kind: .record, metric: metric, unit: unit, source: "Other", start: at, end: at + 1800, value: 1))
+                    }
+                }
+                for second in stride(from: at, to: at + 1800, by: Int.random(in: 60...400, using: &random)) {
+                    events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second, end: second, value: 48.85))
+                }
+            }
+            // A late workout whose statistic and fixes are filed under the next day.
+            if offset % 10 == 3 {
+                events.append(try DayEvent(kind: .record, metric: "workout", source: "Watch", start: end - 600, end: end + 1200, activity: "37", duration: 1800))
+            }
+            if offset % 10 == 4 {
+                let late = start - 600
+                events.append(try DayEvent(kind: .record, metric: "workout.activeEnergy.sum", unit: "kcal", source: "Watch", start: late, end: late + 1800, value: 55.5))
+                for second in stride(from: start, to: start + 1200, by: 120) {
+                    events.append(try DayEvent(kind: .record, metric: "workoutRoute.latitude", unit: "deg", source: "Watch", start: second, end: second, value: 48.9))
+                }
+            }
+            return (date, String(decoding: DayBody(events: events, timeZone: zone).bytes, as: UTF8.self))
+        }
+        let harness = try await ReaderHarness()
+        try await harness.upload(days)
+        let mirror = try harness.mirror()
+        _ = try await harness.syncer(mirror).run()
+        let source = MirrorSource(mirror: mirror)
+        let index = try mirror.indexSnapshot()
+        let ranges = [try DayRange(since: Self.first, until: Self.first.adding(days: 229)), try DayRange(since: Self.day("2024-02-10"), until: Self.day("2024-07-20")),
+                      try DayRange(since: Self.day("2024-03-01"), until: Self.day("2024-03-01"))]
+        var pages = 0
+        for range in ranges {
+            for activity in [nil, "running", "cycling"] {
+                let everyOne = try WorkoutsAnswer(from: source, range: range, activity: activity)
+                for offset in [0, 1, 999, 1000, 1001, 1357, everyOne.workouts.count - 1, everyOne.workouts.count, everyOne.workouts.count + 5] where offset >= 0 {
+                    let byDays = try WorkoutsAnswer(from: source, range: range, activity: activity, offset: offset)
+                    let byIndex = try IndexedAnswers.workouts(index: index, held: mirror.days, range: range, activity: activity, offset: offset)
+                    #expect(try byIndex.json.canonicalBytes() == byDays.json.canonicalBytes(), "\(range) \(activity ?? "any") from \(offset)")
+                    var request = AnswerRequest(kind: .workouts, since: range.since, until: range.until, activity: activity)
+                    request.offset = offset
+                    let (fromDays, asked) = try Self.both(request, range, source)
+                    #expect(fromDays == asked)
+                    if byDays.json["next"] != nil { pages += 1 }
+                }
+                let byIndex = try IndexedAnswers.workouts(index: index, held: mirror.days, range: range, activity: activity, offset: 0)
+                #expect(byIndex.workouts == everyOne.workouts)
+                #expect(try byIndex.rendered(as: .csv) == everyOne.rendered(as: .csv))
+                #expect(try byIndex.rendered(as: .table) == everyOne.rendered(as: .table))
+            }
+        }
+        // The decade-long listing holds more than a page, with statistics, fixes and the late ones among them.
+        let all = try WorkoutsAnswer(from: source, range: ranges[0])
+        #expect(all.workouts.count > 1200 && pages >= 4, "\(all.workouts.count) workouts, \(pages) answers with a next page")
+        #expect(all.workouts.filter { $0.routeFixes != nil && $0.distanceMeters != nil && $0.averageHeartRate != nil }.count > 300)
+        #expect(all.workouts.contains { $0.activeEnergyKcal == 55.5 })
+    }
+
     @Test func theIndexFollowsSyncAndIsReadAgainWhenADayDiffers() async throws {
         let harness = try await ReaderHarness()
         let days = (0..<40).map { Self.first.adding(days: $0) }

@@ -157,10 +157,14 @@ public struct DailyAnswer: Answer {
         var rows = [JSONValue]()
         rows.reserveCapacity(values.count)
         var day = range.since
+        // One buffer for every day's text (a day's ten bytes make a string held inline, so a
+        // row's day costs no allocation).
+        var text = day.ascii
         for row in values.prefix(range.dayCount) {
             var cells = [JSONValue]()
             cells.reserveCapacity(row.count + 1)
-            cells.append(.string(day.description))
+            Self.write(day, into: &text)
+            cells.append(.string(String(decoding: text, as: UTF8.self)))
             for value in row { cells.append(value.map(JSONValue.number) ?? .null) }
             rows.append(.array(cells))
             day = day.next
@@ -168,6 +172,19 @@ public struct DailyAnswer: Answer {
         return .object(["units": .object(units.mapValues(JSONValue.string)),
                         "columns": .array((["day"] + columns.map(\.name)).map(JSONValue.string)),
                         "rows": .array(rows)])
+    }
+
+    /// `YYYY-MM-DD` of `day` over the ten bytes of `text` (as `CalendarDay.ascii` writes it).
+    private static func write(_ day: CalendarDay, into text: inout [UInt8]) {
+        func digit(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + value % 10) }
+        text[0] = digit(day.year / 1000)
+        text[1] = digit(day.year / 100)
+        text[2] = digit(day.year / 10)
+        text[3] = digit(day.year)
+        text[5] = digit(day.month / 10)
+        text[6] = digit(day.month)
+        text[8] = digit(day.day / 10)
+        text[9] = digit(day.day)
     }
 
     public var table: AnswerTable {

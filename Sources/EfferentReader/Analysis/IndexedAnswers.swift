@@ -70,12 +70,12 @@ enum IndexedAnswers {
     private static func read(_ index: DigestSnapshot, _ range: DayRange, _ metric: String)
         -> [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]? {
         guard !range.isEmpty else { return [] }
-        let held = index.held(from: range.since.previous, through: range.until)
+        let positions = index.positions(from: range.since.previous, through: range.until)
         var out = [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]()
-        out.reserveCapacity(held.count)
-        for day in held {
-            guard let digest = index.days[day], digest.unknownZone == nil else { return nil }
-            out.append((day, digest.zone, digest.metrics[metric]))
+        out.reserveCapacity(positions.count)
+        for position in positions {
+            guard index.ordered[position].unknownZone == nil else { return nil }
+            out.append((index.sortedDays[position], index.ordered[position].zone, index.ordered[position].metrics[metric]))
         }
         return out
     }
@@ -89,13 +89,22 @@ enum IndexedAnswers {
 
     static func dailyFolds(index: DigestSnapshot, metrics: [String], range: DayRange) -> [String: DailyAnswer.Fold]? {
         let rows = range.dayCount
+        // The days from the one before `since`, walked by position (as `read` takes them, without
+        // gathering them first: a page of daily steps is 400 days of one number each).
+        let positions = range.isEmpty ? 0..<0 : index.positions(from: range.since.previous, through: range.until)
+        for position in positions where index.ordered[position].unknownZone != nil { return nil }
         var folds = [String: DailyAnswer.Fold]()
         for metric in Set(metrics) {
-            guard let days = read(index, range, metric) else { return nil }
             let catalogueTotal = MetricCatalogue.isTotal(metric)
+            if catalogueTotal {
+                // Totals only: from the metric's column of day totals, the same days in the same order.
+                if let fold = totalsFold(index: index, metric: metric, positions: positions, range: range) { folds[metric] = fold }
+                continue
+            }
             var fold: DailyAnswer.Fold?
-            for (day, _, entry) in days {
-                guard let entry else { continue }
+            for position in positions {
+                guard let entry = index.ordered[position].metrics[metric] else { continue }
+                let day = index.sortedDays[position]
                 if fold == nil { fold = DailyAnswer.Fold(rows: rows) }
                 if entry.hourBuckets || entry.dayBuckets { fold!.bucketed = true }
                 if let total = entry.dayTotal, range.contains(day) {
@@ -116,6 +125,24 @@ enum IndexedAnswers {
             if let fold { folds[metric] = fold }
         }
         return folds
+    }
+
+    /// `dailyFolds` of a metric the catalogue calls a total (its readings are never read), from
+    /// the index's column of its day totals: a fold when some day of `positions` holds it.
+    private static func totalsFold(index: DigestSnapshot, metric: String, positions: Range<Int>, range: DayRange) -> DailyAnswer.Fold? {
+        let column = index.totalsColumn(metric)
+        guard let first = positions.first(where: { column.flags[$0] != 0 }) else { return nil }
+        var fold = DailyAnswer.Fold(rows: range.dayCount)
+        let since = range.since.daysSinceEpoch, until = range.until.daysSinceEpoch
+        for position in first..<positions.upperBound where column.flags[position] != 0 {
+            if column.flags[position] & 2 != 0 { fold.bucketed = true }
+            guard let total = column.totals[position] else { continue }
+            let row = index.sortedDays[position].daysSinceEpoch - since
+            guard row >= 0, row <= until - since else { continue }
+            fold.sums[Int(row)] = total
+            if fold.unitAsTotal == nil { fold.unitAsTotal = index.ordered[position].metrics[metric]?.totalUnit }
+        }
+        return fold
     }
 
     static func statisticsFold(index: DigestSnapshot, metric: String, range: DayRange, groupBy: Grouping) -> StatisticsAnswer.Fold? {
@@ -154,39 +181,74 @@ enum IndexedAnswers {
 
     /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
     /// same windows of held days, each with the week after it), from each day's `WorkoutDay`.
+    /// Every workout is found (the count, the order, `byActivity` and the page need them all), but
+    /// its statistics and route fixes are filled in only when asked for (`WorkoutsAnswer`'s
+    /// `completed`): a page of JSON fills a page of them, from the windows its workouts came from.
     static func workouts(index: DigestSnapshot, held: [CalendarDay], range: DayRange, activity: String?, offset: Int) throws -> WorkoutsAnswer {
         let clock = LocalClock()
         let from = range.since.previous, through = range.until.adding(days: 1)
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
-        var workouts = [WorkoutsAnswer.Workout]()
-        for window in DayRange.windows(of: inRange) {
-            var parts = [WorkoutDay.Part](), fixes = [[Int64]]()
-            let days = index.held(from: window.first, through: min(through, window.last.adding(days: 7)))
-            for day in days {
-                let digest = index.days[day]!
-                parts += digest.workouts.parts
-                if !digest.workouts.fixStarts.isEmpty { fixes.append(digest.workouts.fixStarts) }
+        var workouts = [(workout: WorkoutsAnswer.Workout, window: Int)]()
+        // The days each window reads statistics and fixes from (its own and the week after it),
+        // as positions in the index's ordered days.
+        var spans = [Range<Int>]()
+        let column = index.workoutsColumn()
+        for (position, window) in DayRange.windows(of: inRange).enumerated() {
+            spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
+            // The window's own days' workouts: a run of the column, found by a binary search.
+            let days = index.positions(from: window.first, through: window.last)
+            var low = 0, high = column.positions.count
+            while low < high {
+                let middle = (low + high) / 2
+                if column.positions[middle] < days.lowerBound { low = middle + 1 } else { high = middle }
             }
-            let statistics = WorkoutStatistics(parts: parts, fixDays: fixes)
-            for day in days where day <= window.last {
-                let digest = index.days[day]!
-                for session in digest.workouts.sessions {
-                    let lastInstant = session.end > session.start ? session.end - 1 : session.end
-                    guard try clock.day(of: session.start, in: digest.zone) <= range.until,
-                          try clock.day(of: lastInstant, in: digest.zone) >= range.since else { continue }
-                    let name = MetricCatalogue.activityName(session.activity)
-                    if let activity, activity != name { continue }
-                    let seconds = session.duration ?? Double(session.end - session.start)
-                    var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name,
-                                                         day: try clock.day(of: session.start, in: digest.zone),
-                                                         minutes: Distribution.round3(seconds / 60), source: session.source)
-                    workout.timeZone = digest.zone
-                    statistics.fill(&workout)
-                    workouts.append(workout)
-                }
+            for at in low..<column.positions.count {
+                guard column.positions[at] < days.upperBound else { break }
+                let zone = index.ordered[column.positions[at]].zone
+                let session = column.sessions[at]
+                let lastInstant = session.end > session.start ? session.end - 1 : session.end
+                let day = try clock.day(of: session.start, in: zone)
+                guard day <= range.until, try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
+                let name = MetricCatalogue.activityName(session.activity)
+                if let activity, activity != name { continue }
+                let seconds = session.duration ?? Double(session.end - session.start)
+                var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: day,
+                                                     minutes: Distribution.round3(seconds / 60), source: session.source)
+                workout.timeZone = zone
+                workouts.append((workout, position))
             }
         }
-        return WorkoutsAnswer(range: range, activity: activity, workouts: workouts, offset: offset)
+        // The same order the days give (the same workouts in the same order sort the same way).
+        workouts.sort { WorkoutsAnswer.listedBefore($0.workout, $1.workout) }
+        let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.ordered, windowDays = spans
+        return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { positions in
+            positions.map { position in
+                var workout = found[position]
+                IndexedAnswers.fill(&workout, from: column, days: windowDays[windows[position]], index: days)
+                return workout
+            }
+        }
+    }
+
+    /// Fills in `workout`'s statistics and route fixes as `WorkoutStatistics` does over the days
+    /// at `days` (its window's, with the week after): the statistics that start when it starts on
+    /// those days, in day and body order, and the fixes of those days within its span.
+    private static func fill(_ workout: inout WorkoutsAnswer.Workout, from column: DigestSnapshot.WorkoutsColumn, days: Range<Int>,
+                             index ordered: [MirrorDigest.Day]) {
+        let start = workout.start, first = WorkoutStatistics.lowerBound(column.parts.count) { column.parts[$0].start < start }
+        let parts = (first..<column.parts.count).lazy.prefix { column.parts[$0].start == start }
+            .filter { days.contains(column.partPositions[$0]) }.map { column.parts[$0] }
+        WorkoutStatistics.sum(parts, into: &workout)
+        var count = 0
+        var at = WorkoutStatistics.lowerBound(column.fixPositions.count) { column.fixPositions[$0] < days.lowerBound }
+        while at < column.fixPositions.count, column.fixPositions[at] < days.upperBound {
+            let span = column.fixSpans[at]
+            if span.first <= workout.end && span.last >= workout.start {
+                count += WorkoutStatistics.fixes(in: ordered[column.fixPositions[at]].workouts.fixStarts, of: workout)
+            }
+            at += 1
+        }
+        if count > 0 { workout.routeFixes = count }
     }
 
     /// A page of samples opening only the days it returns (and those at the range's edges, whose

@@ -27,8 +27,16 @@ public struct WorkoutsAnswer: Answer {
 
     public let range: DayRange
     public let activity: String?
+    /// Every workout overlapping the range (of the asked activity), by start, its statistics and
+    /// route fixes perhaps not yet filled in (`completed` fills them).
+    private let found: [Workout]
+    /// `found[positions]` with their statistics and route fixes. From the days they are found
+    /// with them; from the mirror's index they are filled only for the workouts asked for, so a
+    /// page of JSON costs a page of them, not a decade's (the count, the order, `byActivity` and
+    /// `next` need none of them).
+    private let completed: @Sendable (Range<Int>) -> [Workout]
     /// Every workout overlapping the range (of the asked activity), by start.
-    public let workouts: [Workout]
+    public var workouts: [Workout] { completed(found.indices) }
     /// Workouts the JSON answer skips before its page (MCP paging); tables list them all.
     public let offset: Int
 
@@ -65,16 +73,24 @@ public struct WorkoutsAnswer: Answer {
                 workouts.append(workout)
             }
         }
-        self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
+        let found = workouts.sorted(by: Self.listedBefore)
+        self.found = found
+        completed = { Array(found[$0]) }
     }
 
-    /// Workouts already found (the mirror's index finds them without opening a day).
-    init(range: DayRange, activity: String?, workouts: [Workout], offset: Int) {
+    /// Workouts already found (the mirror's index finds them without opening a day), in the
+    /// order `listedBefore` gives, and what fills in the statistics of those at some positions.
+    init(range: DayRange, activity: String?, sorted: [Workout], offset: Int, completed: @escaping @Sendable (Range<Int>) -> [Workout]) {
         self.range = range
         self.activity = activity
         self.offset = max(0, offset)
-        self.workouts = workouts.sorted { ($0.start, $0.end, $0.activity) < ($1.start, $1.end, $1.activity) }
+        found = sorted
+        self.completed = completed
     }
+
+    /// The order workouts are listed in: by start, then end, then activity (sorting is
+    /// deterministic, so the same workouts in the same order always sort the same way).
+    static func listedBefore(_ a: Workout, _ b: Workout) -> Bool { (a.start, a.end, a.activity) < (b.start, b.end, b.activity) }
 
     static func isActivityName(_ name: String) -> Bool {
         if MetricCatalogue.activityNames.values.contains(name) || name == "activity-unknown" { return true }
@@ -86,17 +102,20 @@ public struct WorkoutsAnswer: Answer {
     /// Count and minutes per activity name.
     public var byActivity: [String: (count: Int, minutes: Double)] {
         var out: [String: (count: Int, minutes: Double)] = [:]
-        for workout in workouts {
+        for workout in found {
             let current = out[workout.activity] ?? (0, 0)
             out[workout.activity] = (current.count + 1, current.minutes + workout.minutes)
         }
         return out.mapValues { ($0.count, Distribution.round3($0.minutes)) }
     }
 
-    /// The JSON answer's page: at most `maximumRows` workouts from `offset` on.
-    private var listed: [Workout] { Array(workouts.dropFirst(offset).prefix(DayRange.Limits.maximumRows)) }
+    /// The positions of the JSON answer's page: at most `maximumRows` workouts from `offset` on.
+    private var page: Range<Int> {
+        let first = min(offset, found.count)
+        return first..<min(found.count, first + DayRange.Limits.maximumRows)
+    }
 
-    private var nextOffset: Int? { offset + listed.count < workouts.count ? offset + listed.count : nil }
+    private var nextOffset: Int? { offset + page.count < found.count ? offset + page.count : nil }
 
     /// A workout's row under `columns`, as every format prints it (the SQL export stores the same).
     public static func row(_ workout: Workout, clock: LocalClock = LocalClock()) -> [JSONValue] {
@@ -118,22 +137,22 @@ public struct WorkoutsAnswer: Answer {
     }
 
     public var emptyNote: String? {
-        workouts.isEmpty ? "no \(activity.map { "\($0) " } ?? "")workouts \(range.phrase)" : nil
+        found.isEmpty ? "no \(activity.map { "\($0) " } ?? "")workouts \(range.phrase)" : nil
     }
 
     /// Said when nothing matched, or when the rows are one page of more (`MAX_ROWS` a page).
     public var note: String? {
         if let empty = emptyNote { return empty + "." }
         if let next = nextOffset {
-            return "rows list workouts \(offset + 1)–\(next) of \(workouts.count); byActivity counts them all. Ask again with offset \(next) for the next page."
+            return "rows list workouts \(offset + 1)–\(next) of \(found.count); byActivity counts them all. Ask again with offset \(next) for the next page."
         }
         return nil
     }
 
     public var json: JSONValue {
-        var members = hoisted(listed).members
+        var members = hoisted(completed(page)).members
         if let next = nextOffset { members["next"] = .object(["offset": .number(Double(next))]) }
-        members["total"] = .number(Double(workouts.count))
+        members["total"] = .number(Double(found.count))
         members["byActivity"] = .object(byActivity.mapValues {
             .object(["count": .number(Double($0.count)), "minutes": .number($0.minutes)])
         })

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentSystem
 
 /// The mirror's digest at one moment: what the catalogue, the charts and the range statistics
 /// read. Values equal what the answers compute from the same days (`daily`'s per-day totals and
@@ -7,14 +8,52 @@ public struct DigestSnapshot: Sendable {
     public let days: [CalendarDay: MirrorDigest.Day]
     /// Every digested day, ascending.
     public let sortedDays: [CalendarDay]
+    /// The digest of each of `sortedDays`, at the same position: an answer over a range walks
+    /// them by position instead of hashing each day (that, and copying each day's whole digest
+    /// out of the dictionary, was most of a page of daily steps).
+    let ordered: [MirrorDigest.Day]
     /// The overview's line of each metric, by name.
     public let lines: [String: OverviewAnswer.MetricLine]
     /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
     let bucketed: Set<String>
+    /// Per metric asked for, its day totals by position (`TotalsColumn`), built the first time
+    /// an answer asks and kept while this snapshot is.
+    private let totalsColumns = TotalsColumns()
+
+    /// One metric's day totals laid out by position in `sortedDays`, side by side in memory: a
+    /// page of daily steps reads 400 of them, and reaching each day's entry through its own
+    /// dictionary of metrics cost a cache miss or two a day (most of the fold, in perf).
+    struct TotalsColumn: Sendable {
+        /// Per position: whether the day holds the metric (bit 0) and whether its events there
+        /// carry buckets (bit 1).
+        let flags: [UInt8]
+        /// Per position: the day's total, when it has one.
+        let totals: [Double?]
+    }
+
+    /// Every held day's workouts, in day and body order, each with its day's position: the
+    /// listing of a decade's workouts walks this one array instead of each day's own.
+    struct WorkoutsColumn: Sendable {
+        let positions: [Int]
+        let sessions: [WorkoutDay.Session]
+        /// Every held day's workout statistics by start, those of one start in day and body
+        /// order, each with its day's position: a workout's are found by a binary search.
+        let parts: [WorkoutDay.Part]
+        let partPositions: [Int]
+        /// The days with route fixes, in day order: each one's position and first and last fix start.
+        let fixPositions: [Int]
+        let fixSpans: [(first: Int64, last: Int64)]
+    }
+
+    private final class TotalsColumns: Sendable {
+        let built = Mutex<[String: TotalsColumn]>([:])
+        let workouts = Mutex<WorkoutsColumn?>(nil)
+    }
 
     init(days: [CalendarDay: MirrorDigest.Day]) {
         self.days = days
         sortedDays = days.keys.sorted()
+        ordered = sortedDays.map { days[$0]! }
         let tallied = Self.tally(days, sortedDays[...])
         lines = tallied.lines
         bucketed = tallied.bucketed
@@ -56,8 +95,52 @@ public struct DigestSnapshot: Sendable {
         return (lines, Set(tallies.filter { $0.value.hour || $0.value.day }.keys))
     }
 
+    /// `metric`'s day totals by position, built from `ordered` the first time it is asked for.
+    func totalsColumn(_ metric: String) -> TotalsColumn {
+        if let known = totalsColumns.built.withLock({ $0[metric] }) { return known }
+        var flags = [UInt8](repeating: 0, count: ordered.count), totals = [Double?](repeating: nil, count: ordered.count)
+        for position in ordered.indices {
+            guard let entry = ordered[position].metrics[metric] else { continue }
+            flags[position] = 1 | (entry.hourBuckets || entry.dayBuckets ? 2 : 0)
+            totals[position] = entry.dayTotal
+        }
+        let column = TotalsColumn(flags: flags, totals: totals)
+        totalsColumns.built.withLock { $0[metric] = column }
+        return column
+    }
+
+    /// The workouts of every held day by position, gathered the first time they are asked for.
+    func workoutsColumn() -> WorkoutsColumn {
+        if let known = totalsColumns.workouts.withLock({ $0 }) { return known }
+        var positions = [Int](), sessions = [WorkoutDay.Session]()
+        var parts = [(part: WorkoutDay.Part, position: Int)](), fixPositions = [Int](), fixSpans = [(first: Int64, last: Int64)]()
+        for position in ordered.indices {
+            let workouts = ordered[position].workouts
+            for session in workouts.sessions {
+                positions.append(position)
+                sessions.append(session)
+            }
+            for part in workouts.parts { parts.append((part, position)) }
+            if let first = workouts.fixStarts.first, let last = workouts.fixStarts.last {
+                fixPositions.append(position)
+                fixSpans.append((first, last))
+            }
+        }
+        // By start, ties kept in day and body order (the order a workout's statistics are summed in).
+        let order = parts.indices.sorted { (parts[$0].part.start, $0) < (parts[$1].part.start, $1) }
+        let column = WorkoutsColumn(positions: positions, sessions: sessions, parts: order.map { parts[$0].part },
+                                    partPositions: order.map { parts[$0].position }, fixPositions: fixPositions, fixSpans: fixSpans)
+        totalsColumns.workouts.withLock { $0 = column }
+        return column
+    }
+
     /// The digested days from `from` through `through`, ascending.
     func held(from: CalendarDay, through: CalendarDay) -> ArraySlice<CalendarDay> {
+        sortedDays[positions(from: from, through: through)]
+    }
+
+    /// The positions in `sortedDays` (and `ordered`) of the digested days from `from` through `through`.
+    func positions(from: CalendarDay, through: CalendarDay) -> Range<Int> {
         func firstIndex(notBefore day: CalendarDay) -> Int {
             var low = 0, high = sortedDays.count
             while low < high {
@@ -67,7 +150,7 @@ public struct DigestSnapshot: Sendable {
             return low
         }
         let start = firstIndex(notBefore: from), end = firstIndex(notBefore: through.next)
-        return start < end ? sortedDays[start..<end] : []
+        return start < end ? start..<end : 0..<0
     }
 
     /// The overview of every mirrored day, as `efferent overview` answers it.

@@ -93,9 +93,11 @@ enum AnswersBench {
         Measure.row("efferent overview peak RSS", Measure.format(overview.peakMiB, "MiB", digits: 0), "", ratio: nil, goal: "≤ 150 MB")
         Measure.row("efferent sync of the decade (index written)", Measure.format(resync.seconds, "s", digits: 2),
                     "first sync " + Measure.format(archive.sync.seconds, "s", digits: 2), ratio: nil, goal: "within 10 % of before")
+        Measure.row("  its CPU (user+sys)", Measure.format(resync.cpuSeconds, "s", digits: 2),
+                    "first sync " + Measure.format(archive.sync.cpuSeconds, "s", digits: 2), ratio: nil, goal: "")
         print("    dashboard peak RSS \(String(format: "%.0f MiB", dashboard.peakRSSMiB))")
         if let beforeAndNow { print(beforeAndNow, terminator: "") }
-        print("  in this process (release, warm, medians): each answer as the request gives it (index) beside the answer's own")
+        print("  in this process (release, warm, medians, each with its JSON value made): each answer as the request gives it (index) beside the answer's own")
         print("  constructor reading the days (what every answer did before the index), and whether their JSON is the same bytes")
         for row in inProcess {
             Measure.row("  " + row.name, Measure.format(row.index * 1000, "ms", digits: 1), "days " + Measure.format(row.days * 1000, "ms", digits: 0),
@@ -121,6 +123,9 @@ enum AnswersBench {
             ("daily heartRate, 400 days", request(.daily, nil, ["heartRate"]), { try DailyAnswer(from: source, metrics: ["heartRate"], range: page) }),
             ("statistics steps by week", request(.statistics, "steps", groupBy: "week"),
              { try StatisticsAnswer(from: source, metric: "steps", range: decade, groupBy: .week) }),
+            ("workouts, first page", request(.workouts, nil), { try WorkoutsAnswer(from: source, range: decade) }),
+            ("workouts, second page", { var asked = request(.workouts, nil); asked.offset = DayRange.Limits.maximumRows; return asked }(),
+             { try WorkoutsAnswer(from: source, range: decade, offset: DayRange.Limits.maximumRows) }),
             ("overview, every day", AnswerRequest(kind: .overview), { try OverviewAnswer(from: source) }),
         ]
         func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
@@ -144,8 +149,9 @@ enum AnswersBench {
             let byIndex = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer
             let byDays = try days()
             let identical = try byIndex.json.canonicalBytes() == byDays.json.canonicalBytes()
-            let index = try median(7) { _ = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays) }
-            let read = try median(3) { _ = try days() }
+            // Each timed with its JSON value made: a page of workouts fills its statistics only then.
+            let index = try median(7) { _ = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer.json }
+            let read = try median(3) { _ = try days().json }
             return (name, index, read, identical)
         }
     }
@@ -175,6 +181,7 @@ enum AnswersBench {
                 String(format: format, values.min()!) + "–" + String(format: format, values.max()!)
             }
             out += "    sync of the decade from nothing, \(label): wall \(span(runs.map(\.wall), "%.2f")) s, user \(span(runs.map(\.user), "%.2f")) s, "
+                + "sys \(span(runs.map(\.system), "%.2f")) s, user+sys \(span(runs.map { $0.user + $0.system }, "%.2f")) s, "
                 + "peak RSS \(span(runs.map(\.peakKiB), "%.0f")) KiB (/usr/bin/time -v, 3 runs)\n"
         }
         let copy = work + "/laptop-before"
@@ -198,10 +205,11 @@ enum AnswersBench {
     }
 
     struct TimedRun {
-        let wall: Double, user: Double, peakKiB: Double
+        let wall: Double, user: Double, system: Double, peakKiB: Double
     }
 
-    /// `binary arguments` under `/usr/bin/time -v`: its wall and user time and its peak RSS.
+    /// `binary arguments` under `/usr/bin/time -v`: its wall, user and system time and its peak RSS
+    /// (CPU time, not only wall: the machine is shared, and a loaded one stretches wall times).
     static func timed(_ binary: String, _ arguments: [String], home: String) throws -> TimedRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
@@ -221,7 +229,8 @@ enum AnswersBench {
         }
         let clock = (field("Elapsed (wall clock)") ?? "0").split(separator: ":").compactMap { Double($0) }
         let wall = clock.reduce(0) { $0 * 60 + $1 }
-        return TimedRun(wall: wall, user: Double(field("User time") ?? "") ?? 0, peakKiB: Double(field("Maximum resident set size") ?? "") ?? 0)
+        return TimedRun(wall: wall, user: Double(field("User time") ?? "") ?? 0, system: Double(field("System time") ?? "") ?? 0,
+                        peakKiB: Double(field("Maximum resident set size") ?? "") ?? 0)
     }
 
     /// The overview's lines from the copy's per-day series counts (what `metrics` and the index hold).
