@@ -1,10 +1,10 @@
 import EfferentSQLite
 import EfferentSystem
 import EfferentCore
+import EfferentHTTP
 @testable import EfferentServer
 import EfferentTestSupport
 import Foundation
-import EfferentSystem
 import Testing
 
 /// The operator's commands through the real binary: they refuse a folder with no archive store
@@ -146,18 +146,21 @@ import Testing
             #expect(try await Loopback.send(writer.upload(frame, days: batch), port: server.port).status == 200)
         }
         let port = server.port
-        // Stopped by a flag, not by cancelling the task: cancelling a task while Foundation's
-        // URLSession completes its request deadlocks the two (the task's status lock against the
-        // session's queue; seen once here, the whole test process stuck).
+        // The uploads go from a thread of their own, each on a connection of its own: on the
+        // cooperative pool they waited behind whatever other suites block it with (under the
+        // thread sanitizer, none was acknowledged in 10 s), and this test's own thread blocks
+        // for the backup. Stopped by a flag.
         let stopping = StopFlag()
         let acknowledged = Tally()
-        let trickle = Task {
+        let stopped = Signal()
+        Thread {
             while !stopping.isSet {
                 let one = [day("2010-01-01").adding(days: acknowledged.count % 500)]
-                if (try? await Loopback.send(try writer.upload(one), port: port))?.status == 200 { acknowledged.add() }
-                try? await Task.sleep(nanoseconds: 20_000_000)
+                if let request = try? writer.upload(one), Self.status(of: request, port: port) == 200 { acknowledged.add() }
+                usleep(20_000)
             }
-        }
+            stopped.fire()
+        }.start()
         // The backup starts once uploads are flowing, and only those acknowledged while it runs count.
         #expect(try await eventually { acknowledged.count > 0 }, "the steady uploads began")
         let file = Self.temporaryDirectory() + ".sqlite"
@@ -165,7 +168,7 @@ import Testing
         let (status, said, err) = try ServerProcess.run(["backup", "--data", data, "--to", file])
         let during = acknowledged.count - before
         stopping.set()
-        await trickle.value
+        await stopped.wait()
         #expect(status == 0, "\(err)")
         #expect(said.hasPrefix("backed up to \(file): ") && said.contains(" bytes in "))
         print("backup under steady writes (\(during) uploads acknowledged while it ran): \(said.split(separator: ";").first ?? "")")
@@ -179,6 +182,17 @@ import Testing
         let (existing, _, refused) = try ServerProcess.run(["backup", "--data", data, "--to", file])
         #expect(existing == 64 && refused.contains("already exists"))
         server.terminate()
+    }
+
+    /// Sends `request` on a connection of its own and waits for its status, on the calling thread.
+    static func status(of request: HTTPRequest, port: Int) -> Int? {
+        guard let connection = try? RawHTTPConnection(port: port) else { return nil }
+        var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        head += "Content-Length: \(request.body.count)\r\n"
+        if request.header("content-type") == nil { head += "Content-Type: application/octet-stream\r\n" }
+        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
+        connection.send(Array((head + "\r\n").utf8) + request.body)
+        return try? connection.readResponse().status
     }
 
     /// A backup killed at any moment leaves nothing under the name asked for, or a whole copy;
