@@ -197,12 +197,8 @@ enum IndexedAnswers {
             spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
             // The window's own days' workouts: a run of the column, found by a binary search.
             let days = index.positions(from: window.first, through: window.last)
-            var low = 0, high = column.positions.count
-            while low < high {
-                let middle = (low + high) / 2
-                if column.positions[middle] < days.lowerBound { low = middle + 1 } else { high = middle }
-            }
-            for at in low..<column.positions.count {
+            let first = WorkoutStatistics.lowerBound(column.positions.count) { column.positions[$0] < days.lowerBound }
+            for at in first..<column.positions.count {
                 guard column.positions[at] < days.upperBound else { break }
                 let zone = index.ordered[column.positions[at]].zone
                 let session = column.sessions[at]

@@ -11,13 +11,9 @@ struct WorkoutStatistics {
     /// workout's are found by a binary search and summed when it is filled (no dictionary of
     /// starts, so a decade's parts are never keyed by start or source).
     private var parts: [WorkoutDay.Part] = []
-    /// Route fix starts (one per fix: the latitude row), in runs each sorted: one run from the
-    /// events, one per day from the index (a workout's fixes are counted in every run, so a
-    /// decade's fixes are never gathered and sorted for an answer).
-    private var fixRuns: [[Int64]] = []
-    /// The first and last fix start of each run, side by side: a workout checks every run of its
-    /// window, and reading each run's own storage for that was a cache miss a run.
-    private var runSpans: [(first: Int64, last: Int64)] = []
+    /// Route fix starts (one per fix: the latitude row), sorted. (The mirror's index keeps each
+    /// day's sorted and counts a workout's in each day's, `IndexedAnswers`.)
+    private var fixes: [Int64] = []
 
     init(_ events: [ArchiveEvent]) {
         var fixes = [Int64](), parts = [WorkoutDay.Part]()
@@ -30,16 +26,7 @@ struct WorkoutStatistics {
             }
         }
         self.parts = Self.byStart(parts)
-        fixRuns = fixes.isEmpty ? [] : [fixes.sorted()]
-        runSpans = fixRuns.map { ($0[0], $0[$0.count - 1]) }
-    }
-
-    /// The same from the mirror's index: the parts of a window's days in their order, and each
-    /// day's fix starts (sorted, as the index keeps them).
-    init(parts: [WorkoutDay.Part], fixDays: [[Int64]]) {
-        self.parts = Self.byStart(parts)
-        fixRuns = fixDays.filter { !$0.isEmpty }
-        runSpans = fixRuns.map { ($0[0], $0[$0.count - 1]) }
+        self.fixes = fixes.sorted()
     }
 
     /// `parts` by start, those of one start kept in their order (the order their values are summed in).
@@ -51,11 +38,8 @@ struct WorkoutStatistics {
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
         let start = workout.start, first = Self.lowerBound(parts.count) { parts[$0].start < start }
         Self.sum(parts[first...].lazy.prefix { $0.start == start }, into: &workout)
-        // The fixes from its start through its end, in every run whose span reaches them.
-        var count = 0
-        for (index, span) in runSpans.enumerated() where span.first <= workout.end && span.last >= workout.start {
-            count += Self.fixes(in: fixRuns[index], of: workout)
-        }
+        // The fixes from its start through its end.
+        let count = Self.fixes(in: fixes, of: workout)
         if count > 0 { workout.routeFixes = count }
     }
 

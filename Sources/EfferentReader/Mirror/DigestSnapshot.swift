@@ -16,9 +16,9 @@ public struct DigestSnapshot: Sendable {
     public let lines: [String: OverviewAnswer.MetricLine]
     /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
     let bucketed: Set<String>
-    /// Per metric asked for, its day totals by position (`TotalsColumn`), built the first time
-    /// an answer asks and kept while this snapshot is.
-    private let totalsColumns = TotalsColumns()
+    /// The columns answers read by position (`TotalsColumn` per metric asked for, `WorkoutsColumn`),
+    /// each built the first time an answer asks and kept while this snapshot is.
+    private let columns = BuiltColumns()
 
     /// One metric's day totals laid out by position in `sortedDays`, side by side in memory: a
     /// page of daily steps reads 400 of them, and reaching each day's entry through its own
@@ -45,8 +45,8 @@ public struct DigestSnapshot: Sendable {
         let fixSpans: [(first: Int64, last: Int64)]
     }
 
-    private final class TotalsColumns: Sendable {
-        let built = Mutex<[String: TotalsColumn]>([:])
+    private final class BuiltColumns: Sendable {
+        let totals = Mutex<[String: TotalsColumn]>([:])
         let workouts = Mutex<WorkoutsColumn?>(nil)
     }
 
@@ -97,7 +97,7 @@ public struct DigestSnapshot: Sendable {
 
     /// `metric`'s day totals by position, built from `ordered` the first time it is asked for.
     func totalsColumn(_ metric: String) -> TotalsColumn {
-        if let known = totalsColumns.built.withLock({ $0[metric] }) { return known }
+        if let known = columns.totals.withLock({ $0[metric] }) { return known }
         var flags = [UInt8](repeating: 0, count: ordered.count), totals = [Double?](repeating: nil, count: ordered.count)
         for position in ordered.indices {
             guard let entry = ordered[position].metrics[metric] else { continue }
@@ -105,13 +105,13 @@ public struct DigestSnapshot: Sendable {
             totals[position] = entry.dayTotal
         }
         let column = TotalsColumn(flags: flags, totals: totals)
-        totalsColumns.built.withLock { $0[metric] = column }
+        columns.totals.withLock { $0[metric] = column }
         return column
     }
 
     /// The workouts of every held day by position, gathered the first time they are asked for.
     func workoutsColumn() -> WorkoutsColumn {
-        if let known = totalsColumns.workouts.withLock({ $0 }) { return known }
+        if let known = columns.workouts.withLock({ $0 }) { return known }
         var positions = [Int](), sessions = [WorkoutDay.Session]()
         var parts = [(part: WorkoutDay.Part, position: Int)](), fixPositions = [Int](), fixSpans = [(first: Int64, last: Int64)]()
         for position in ordered.indices {
@@ -130,7 +130,7 @@ public struct DigestSnapshot: Sendable {
         let order = parts.indices.sorted { (parts[$0].part.start, $0) < (parts[$1].part.start, $1) }
         let column = WorkoutsColumn(positions: positions, sessions: sessions, parts: order.map { parts[$0].part },
                                     partPositions: order.map { parts[$0].position }, fixPositions: fixPositions, fixSpans: fixSpans)
-        totalsColumns.workouts.withLock { $0 = column }
+        columns.workouts.withLock { $0 = column }
         return column
     }
 
