@@ -21,13 +21,12 @@ extension Dashboard {
         // The one rule of every surface (AnswerScope): since alone runs through today, the days are
         // cut to the archive before any is read, and a long range of days comes a page at a time.
         let (answer, scope) = try question.answer(from: context.source, today: today, pageDays: AnswerScope.pageDays)
-        var json = scope.annotated(answer.json)
-        // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
-        if !notes.isEmpty, case .object(var members) = json {
-            members["nameNotes"] = .array(notes.map(JSONValue.string))
-            json = .object(members)
+        let body = try answer.jsonBytes { members in
+            scope.annotate(&members)
+            // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
+            if !notes.isEmpty { members["nameNotes"] = .array(notes.map(JSONValue.string)) }
         }
-        return try Self.json(json)
+        return Self.json(bytes: body)
     }
 
     /// A question from a query: days, metrics (`metric` repeated for daily), grouping, activity, and

@@ -83,7 +83,10 @@ extension Dashboard {
         return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: DashboardAssets.shell)
     }
 
-    static func json(_ value: JSONValue) throws -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: try value.canonicalBytes())
+    static func json(_ value: JSONValue) throws -> HTTPResponse { json(bytes: try value.canonicalBytes()) }
+
+    /// An answer already JSON text.
+    static func json(bytes: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")], body: bytes)
     }
 }

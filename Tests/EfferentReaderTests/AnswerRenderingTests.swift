@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentTestSupport
 import Testing
 @testable import EfferentReader
 
@@ -62,6 +63,36 @@ import Testing
         let one = HoistedRows(columns: ["a", "b"], rows: [[.number(1), .string("x")]])
         #expect(one.sameOnEveryRow.isEmpty)
         #expect(one.table.columns == ["a", "b"])
+    }
+
+    /// `PageRows` decides and writes what `HoistedRows` holds of the same cells, to the byte:
+    /// random pages of nulls, numbers (0 and -0 among them), strings needing escapes or equal
+    /// only as Swift strings (`é` and `e` with a combining accent), and instants in zones whose
+    /// texts coincide (Paris and Berlin), with a quarter-hour offset, or falling back to UTC.
+    @Test func pageRowsWriteWhatHoistedRowsHoldToTheByte() throws {
+        var random = SplitMix64(seed: 29)
+        let pool: [RowCell] = [.null, .number(0), .number(-0.0), .number(2.5), .number(1e21), .string("Watch"), .string("Ann's \"Watch\"\n"),
+                               .string("caf\u{E9}"), .string("cafe\u{301}"), .string("2023-11-14T22:13:20Z"),
+                               .instant(1_700_000_000, zone: "Europe/Paris"), .instant(1_700_000_000, zone: "Europe/Berlin"),
+                               .instant(1_700_000_000, zone: nil), .instant(1_700_000_000, zone: "UTC"), .instant(1_700_000_000, zone: "Not/AZone"),
+                               .instant(1_700_003_600, zone: "Asia/Kathmandu"), .instant(-86_399, zone: "America/New_York")]
+        let names = ["a", "b", "c", "d"]
+        var hoisted = 0, dropped = 0
+        for _ in 0..<3000 {
+            let count = Int.random(in: 0...4, using: &random)
+            // Each column draws from two cells of the pool, so a column is often the same on every row.
+            let choices = names.map { _ in (0..<2).map { _ in pool[Int.random(in: 0..<pool.count, using: &random)] } }
+            let rows = (0..<count).map { _ in choices.map { $0[Int.random(in: 0..<$0.count, using: &random)] } }
+            let clock = LocalClock()
+            let tree = HoistedRows(columns: names, rows: rows.map { $0.map { $0.value(clock) } })
+            let page = PageRows(columns: names, rows: rows, clock: clock)
+            var writer = JSONWriter()
+            try writer.object(page.members, writing: "rows") { writer throws(JSONError) in try page.writeRows(into: &writer) }
+            #expect(try writer.bytes == JSONValue.object(tree.members).canonicalBytes(), "\(rows)")
+            hoisted += tree.sameOnEveryRow.count
+            dropped += names.count - tree.fullTable.columns.count
+        }
+        #expect(hoisted > 500 && dropped > 200, "\(hoisted) columns hoisted, \(dropped) dropped")
     }
 
     @Test func sleepTableHasAColumnPerStageSeen() throws {

@@ -264,6 +264,12 @@ import Testing
                     let byDays = try WorkoutsAnswer(from: source, range: range, activity: activity, offset: offset)
                     let byIndex = try IndexedAnswers.workouts(index: index, held: mirror.days, range: range, activity: activity, offset: offset)
                     #expect(try byIndex.json.canonicalBytes() == byDays.json.canonicalBytes(), "\(range) \(activity ?? "any") from \(offset)")
+                    // Written straight (the API's and MCP's path), with members added as a surface adds them: the same bytes.
+                    let annotate: (inout [String: JSONValue]) -> Void = { $0["note"] = .string("said beside"); $0["nameNotes"] = .array([.string("n")]) }
+                    var annotated = try #require(byDays.json.objectValue)
+                    annotate(&annotated)
+                    #expect(try byIndex.jsonBytes { _ in } == byDays.json.canonicalBytes())
+                    #expect(try byIndex.jsonBytes(annotating: annotate) == JSONValue.object(annotated).canonicalBytes())
                     var request = AnswerRequest(kind: .workouts, since: range.since, until: range.until, activity: activity)
                     request.offset = offset
                     let (fromDays, asked) = try Self.both(request, range, source)

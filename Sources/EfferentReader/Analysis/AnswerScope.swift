@@ -90,12 +90,17 @@ public struct AnswerScope: Sendable, Equatable {
     /// a page, and `note` when its days differ from those asked for.
     public func annotated(_ json: JSONValue) -> JSONValue {
         guard case var .object(members) = json, !notes.isEmpty || next != nil else { return json }
+        annotate(&members)
+        return .object(members)
+    }
+
+    /// What `annotated` adds, to an answer's members.
+    public func annotate(_ members: inout [String: JSONValue]) {
         if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
         if !notes.isEmpty {
             let joined = notes.joined(separator: " ")
             if case let .string(existing)? = members["note"] { members["note"] = .string(existing + " " + joined) } else { members["note"] = .string(joined) }
         }
-        return .object(members)
     }
 }
 

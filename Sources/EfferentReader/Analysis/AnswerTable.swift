@@ -37,17 +37,27 @@ public protocol Answer: Sendable {
     /// When the answer holds nothing in a range it could answer for, the sentence saying so
     /// ("no steps between 2024-01-01 and 2024-01-07"), which the CLI prints on stderr; nil otherwise.
     var emptyNote: String? { get }
+    /// `json`'s canonical bytes, `annotate` having added to its members first (what a surface
+    /// says beside the answer: a page's next days, a name read otherwise than given). An answer
+    /// of long pages writes them straight, without the JSON value made first.
+    func jsonBytes(annotating annotate: (inout [String: JSONValue]) -> Void) throws(JSONError) -> [UInt8]
 }
 
 extension Answer {
     public var emptyNote: String? { nil }
+
+    public func jsonBytes(annotating annotate: (inout [String: JSONValue]) -> Void) throws(JSONError) -> [UInt8] {
+        guard case var .object(members) = json else { return try json.canonicalBytes() }
+        annotate(&members)
+        return try JSONValue.object(members).canonicalBytes()
+    }
 }
 
 extension Answer {
     /// The answer in one of the CLI's formats; every format but `table` ends with a line break.
     public func rendered(as format: AnswerFormat) throws(JSONError) -> String {
         switch format {
-        case .json: return String(decoding: try json.canonicalBytes(), as: UTF8.self) + "\n"
+        case .json: return String(decoding: try jsonBytes { _ in }, as: UTF8.self) + "\n"
         case .table: return table.alignedText()
         case .ndjson: return try table.ndjson()
         case .csv: return try table.csv()

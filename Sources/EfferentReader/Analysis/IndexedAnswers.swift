@@ -180,44 +180,51 @@ enum IndexedAnswers {
     }
 
     /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
-    /// same windows of held days, each with the week after it), from each day's `WorkoutDay`.
-    /// Every workout is found (the count, the order, `byActivity` and the page need them all), but
-    /// its statistics and route fixes are filled in only when asked for (`WorkoutsAnswer`'s
-    /// `completed`): a page of JSON fills a page of them, from the windows its workouts came from.
+    /// same windows of held days, each with the week after it), from the index's column of every
+    /// day's workouts. Every workout is found (the count, the order, `byActivity` and the page need
+    /// them all), but its statistics and route fixes are filled in only when asked for
+    /// (`WorkoutsAnswer`'s `completed`): a page of JSON fills a page of them, from the windows its
+    /// workouts came from.
     static func workouts(index: DigestSnapshot, held: [CalendarDay], range: DayRange, activity: String?, offset: Int) throws -> WorkoutsAnswer {
         let clock = LocalClock()
         let from = range.since.previous, through = range.until.adding(days: 1)
         let inRange = range.isEmpty ? [] : held.filter { $0 >= from && $0 <= through }
-        var workouts = [(workout: WorkoutsAnswer.Workout, window: Int)]()
-        // The days each window reads statistics and fixes from (its own and the week after it),
-        // as positions in the index's ordered days.
-        var spans = [Range<Int>]()
         let column = index.workoutsColumn()
+        // The sessions of each window's own days (a run of the column, found by a binary search),
+        // and the days each window reads statistics and fixes from (its own and the week after
+        // it), as positions in the index's ordered days.
+        var chosen = [(at: Int, window: Int)](), spans = [Range<Int>]()
         for (position, window) in DayRange.windows(of: inRange).enumerated() {
             spans.append(index.positions(from: window.first, through: min(through, window.last.adding(days: 7))))
-            // The window's own days' workouts: a run of the column, found by a binary search.
             let days = index.positions(from: window.first, through: window.last)
-            let first = WorkoutStatistics.lowerBound(column.positions.count) { column.positions[$0] < days.lowerBound }
-            for at in first..<column.positions.count {
-                guard column.positions[at] < days.upperBound else { break }
-                let zone = index.ordered[column.positions[at]].zone
-                let session = column.sessions[at]
-                let lastInstant = session.end > session.start ? session.end - 1 : session.end
-                let day = try clock.day(of: session.start, in: zone)
-                guard day <= range.until, try clock.day(of: lastInstant, in: zone) >= range.since else { continue }
-                let name = MetricCatalogue.activityName(session.activity)
-                if let activity, activity != name { continue }
-                let seconds = session.duration ?? Double(session.end - session.start)
-                var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: day,
-                                                     minutes: Distribution.round3(seconds / 60), source: session.source)
-                workout.timeZone = zone
-                workouts.append((workout, position))
+            var at = WorkoutStatistics.lowerBound(column.positions.count) { column.positions[$0] < days.lowerBound }
+            while at < column.positions.count, column.positions[at] < days.upperBound {
+                chosen.append((at, position))
+                at += 1
             }
         }
-        // The same order the days give (the same workouts in the same order sort the same way).
-        workouts.sort { WorkoutsAnswer.listedBefore($0.workout, $1.workout) }
-        let found = workouts.map(\.workout), windows = workouts.map(\.window), days = index.ordered, windowDays = spans
-        return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { positions in
+        // In the order the days give (the column ranks every session as their sort would).
+        chosen.sort { column.ranks[$0.at] < column.ranks[$1.at] }
+        var found = [WorkoutsAnswer.Workout](), windows = [Int]()
+        found.reserveCapacity(chosen.count)
+        windows.reserveCapacity(chosen.count)
+        for (at, window) in chosen {
+            let session = column.sessions[at], zone = index.ordered[column.positions[at]].zone
+            let lastInstant = session.end > session.start ? session.end - 1 : session.end
+            // A zone this machine does not know is refused as the days' listing refuses it.
+            let days = try column.localDays[at] ?? (try clock.day(of: session.start, in: zone), try clock.day(of: lastInstant, in: zone))
+            guard days.first <= range.until, days.last >= range.since else { continue }
+            let name = column.names[at]
+            if let activity, activity != name { continue }
+            let seconds = session.duration ?? Double(session.end - session.start)
+            var workout = WorkoutsAnswer.Workout(start: session.start, end: session.end, activity: name, day: days.first,
+                                                 minutes: Distribution.round3(seconds / 60), source: session.source)
+            workout.timeZone = zone
+            found.append(workout)
+            windows.append(window)
+        }
+        let days = index.ordered, windowDays = spans
+        return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { [found, windows] positions in
             positions.map { position in
                 var workout = found[position]
                 IndexedAnswers.fill(&workout, from: column, days: windowDays[windows[position]], index: days)
@@ -233,7 +240,7 @@ enum IndexedAnswers {
                              index ordered: [MirrorDigest.Day]) {
         let start = workout.start, first = WorkoutStatistics.lowerBound(column.parts.count) { column.parts[$0].start < start }
         let parts = (first..<column.parts.count).lazy.prefix { column.parts[$0].start == start }
-            .filter { days.contains(column.partPositions[$0]) }.map { column.parts[$0] }
+            .filter { days.contains(column.partPositions[$0]) }.map { (column.parts[$0], column.partKinds[$0]) }
         WorkoutStatistics.sum(parts, into: &workout)
         var count = 0
         var at = WorkoutStatistics.lowerBound(column.fixPositions.count) { column.fixPositions[$0] < days.lowerBound }

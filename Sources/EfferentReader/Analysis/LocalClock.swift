@@ -63,32 +63,43 @@ public final class LocalClock {
     /// with the offset, so it reads as local time and still names one instant; `Z` form for UTC
     /// and days with no zone.
     public func iso(_ seconds: Int64, in identifier: String?) throws(AnswerError) -> String {
-        guard let identifier, identifier != "UTC", identifier != "Etc/UTC" else { return Self.iso(seconds) }
+        var text = [UInt8]()
+        text.reserveCapacity(25)
+        try appendISO(seconds, in: identifier, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `iso(seconds, in: identifier)` appended to `text`: a page of workouts written straight as
+    /// JSON writes two of these a row into one buffer, no string made.
+    public func appendISO(_ seconds: Int64, in identifier: String?, to text: inout [UInt8]) throws(AnswerError) {
+        guard let identifier, identifier != "UTC", identifier != "Etc/UTC" else { return Self.appendISO(seconds, to: &text) }
         let shift = offset(seconds, try zone(identifier))
-        var text = Self.wallBytes(seconds + shift)
+        Self.appendWall(seconds + shift, to: &text)
         let minutes = abs(shift) / 60
         text.append(shift < 0 ? 0x2D : 0x2B)
         Self.appendTwo(minutes / 60, to: &text)
         text.append(0x3A)
         Self.appendTwo(minutes % 60, to: &text)
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, the instant form of §3.2.
     public static func iso(_ seconds: Int64) -> String {
-        var text = wallBytes(seconds)
-        text.append(0x5A)
+        var text = [UInt8]()
+        text.reserveCapacity(20)
+        appendISO(seconds, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS` of `seconds` as bytes, written without string interpolation: a page
-    /// of samples or a decade of workouts writes two of these a row.
-    private static func wallBytes(_ seconds: Int64) -> [UInt8] {
-        // One array of the whole text's size, the day's digits written into it (not a copy of
-        // `CalendarDay.ascii` grown: a page writes two of these a row).
+    /// `iso(seconds)` appended to `text`.
+    public static func appendISO(_ seconds: Int64, to text: inout [UInt8]) {
+        appendWall(seconds, to: &text)
+        text.append(0x5A)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` of `seconds` appended to `text`, written without string
+    /// interpolation: a page of samples or a decade of workouts writes two of these a row.
+    private static func appendWall(_ seconds: Int64, to text: inout [UInt8]) {
         let day = CalendarDay(unixSeconds: seconds)
-        var text = [UInt8]()
-        text.reserveCapacity(25)
         text.append(UInt8(truncatingIfNeeded: 0x30 + day.year / 1000 % 10))
         text.append(UInt8(truncatingIfNeeded: 0x30 + day.year / 100 % 10))
         appendTwo(Int64(day.year % 100), to: &text)
@@ -103,7 +114,6 @@ public final class LocalClock {
         appendTwo(second / 60 % 60, to: &text)
         text.append(0x3A)
         appendTwo(second % 60, to: &text)
-        return text
     }
 
     /// `n` with at least two digits (`07`, `42`, `123`).

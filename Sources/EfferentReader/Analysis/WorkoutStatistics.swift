@@ -37,32 +37,48 @@ struct WorkoutStatistics {
 
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
         let start = workout.start, first = Self.lowerBound(parts.count) { parts[$0].start < start }
-        Self.sum(parts[first...].lazy.prefix { $0.start == start }, into: &workout)
+        Self.sum(parts[first...].lazy.prefix { $0.start == start }.map { ($0, PartKind($0.metric)) }, into: &workout)
         // The fixes from its start through its end.
         let count = Self.fixes(in: fixes, of: workout)
         if count > 0 { workout.routeFixes = count }
     }
 
+    /// What a statistic adds to: a workout's active energy, average or maximum heart rate, a
+    /// distance, or nothing. Told once per statistic (the mirror's index keeps each one's), not
+    /// by comparing its metric with each name again for each workout of a page.
+    enum PartKind: UInt8, Sendable {
+        case activeEnergy, averageHeartRate, maximumHeartRate, distance, other
+
+        init(_ metric: String) {
+            switch metric {
+            case "workout.activeEnergy.sum": self = .activeEnergy
+            case "workout.heartRate.average": self = .averageHeartRate
+            case "workout.heartRate.maximum": self = .maximumHeartRate
+            default: self = metric.hasPrefix("workout.distance") && metric.hasSuffix(".sum") ? .distance : .other
+            }
+        }
+    }
+
     /// Fills in `workout`'s statistics from `parts`, the statistics that start when it starts in
-    /// the days' order: its source's, each metric summed in that order (from 0, as a sum starts),
-    /// the distance types' sums then added in the order each was first seen. No dictionary per
-    /// workout: a page fills a thousand of them. (The mirror's index finds the same parts its
-    /// own way and fills them here, so both sum alike.)
-    static func sum(_ parts: some Sequence<WorkoutDay.Part>, into workout: inout WorkoutsAnswer.Workout) {
+    /// the days' order, each with its kind: its source's, each metric summed in that order (from
+    /// 0, as a sum starts), the distance types' sums then added in the order each was first seen.
+    /// No dictionary per workout: a page fills a thousand of them. (The mirror's index finds the
+    /// same parts its own way and fills them here, so both sum alike.)
+    static func sum(_ parts: some Sequence<(WorkoutDay.Part, PartKind)>, into workout: inout WorkoutsAnswer.Workout) {
         var energy: Double?, average: Double?, maximum: Double?
         var distances: [(metric: String, sum: Double)] = []
-        for part in parts where part.source == workout.source {
-            switch part.metric {
-            case "workout.activeEnergy.sum": energy = (energy ?? 0) + part.value
-            case "workout.heartRate.average": average = (average ?? 0) + part.value
-            case "workout.heartRate.maximum": maximum = (maximum ?? 0) + part.value
-            default:
-                guard part.metric.hasPrefix("workout.distance"), part.metric.hasSuffix(".sum") else { continue }
+        for (part, kind) in parts where kind != .other && part.source == workout.source {
+            switch kind {
+            case .activeEnergy: energy = (energy ?? 0) + part.value
+            case .averageHeartRate: average = (average ?? 0) + part.value
+            case .maximumHeartRate: maximum = (maximum ?? 0) + part.value
+            case .distance:
                 if let known = distances.firstIndex(where: { $0.metric == part.metric }) {
                     distances[known].sum += part.value
                 } else {
                     distances.append((part.metric, 0 + part.value))
                 }
+            case .other: continue
             }
         }
         if !distances.isEmpty { workout.distanceMeters = distances.reduce(0) { $0 + $1.sum } }

@@ -119,10 +119,15 @@ public struct WorkoutsAnswer: Answer {
 
     /// A workout's row under `columns`, as every format prints it (the SQL export stores the same).
     public static func row(_ workout: Workout, clock: LocalClock = LocalClock()) -> [JSONValue] {
-        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
-        func number(_ value: Double?) -> JSONValue { value.map { .number(Distribution.round3($0)) } ?? .null }
-        return [time(workout.start, workout.timeZone), time(workout.end, workout.timeZone), .string(workout.activity),
-                .string(workout.day.description), .number(workout.minutes), workout.source.map(JSONValue.string) ?? .null,
+        cells(workout).map { $0.value(clock) }
+    }
+
+    /// A workout's cells under `columns`: what `row` makes JSON values of, and the JSON answer
+    /// writes straight as text.
+    static func cells(_ workout: Workout) -> [RowCell] {
+        func number(_ value: Double?) -> RowCell { value.map { .number(Distribution.round3($0)) } ?? .null }
+        return [.instant(workout.start, zone: workout.timeZone), .instant(workout.end, zone: workout.timeZone), .string(workout.activity),
+                .string(workout.day.description), .number(workout.minutes), workout.source.map(RowCell.string) ?? .null,
                 number(workout.distanceMeters), number(workout.activeEnergyKcal), number(workout.averageHeartRate),
                 number(workout.maximumHeartRate), workout.routeFixes.map { .number(Double($0)) } ?? .null]
     }
@@ -151,13 +156,31 @@ public struct WorkoutsAnswer: Answer {
 
     public var json: JSONValue {
         var members = hoisted(completed(page)).members
+        addMembers(to: &members)
+        return .object(members)
+    }
+
+    /// `json`'s bytes, written straight from the page's workouts (a page of a thousand rows makes
+    /// no JSON value per cell); `annotate` adds to the members as it would to `json`'s.
+    public func jsonBytes(annotating annotate: (inout [String: JSONValue]) -> Void) throws(JSONError) -> [UInt8] {
+        let workouts = completed(page)
+        let rows = PageRows(columns: Self.columns, rows: workouts.map(Self.cells), clock: LocalClock())
+        var members = rows.members
+        addMembers(to: &members)
+        annotate(&members)
+        var writer = JSONWriter(reservingCapacity: 1024 + workouts.count * 160)
+        try writer.object(members, writing: "rows") { writer throws(JSONError) in try rows.writeRows(into: &writer) }
+        return writer.bytes
+    }
+
+    /// The members besides the rows: the next page, the count, the activities and the note.
+    private func addMembers(to members: inout [String: JSONValue]) {
         if let next = nextOffset { members["next"] = .object(["offset": .number(Double(next))]) }
         members["total"] = .number(Double(found.count))
         members["byActivity"] = .object(byActivity.mapValues {
             .object(["count": .number(Double($0.count)), "minutes": .number($0.minutes)])
         })
         if let note { members["note"] = .string(note) }
-        return .object(members)
     }
 
     /// Every workout, not a page: what the CLI prints and exports write.

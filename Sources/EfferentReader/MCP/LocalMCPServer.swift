@@ -168,23 +168,24 @@ public final class LocalMCPServer {
                     warning = "the archive could not be reached, so this answer comes from the mirror as it was (\(error))"
                 }
             }
-            var answer: JSONValue
             if MCPDetailTools.names.contains(name) {
-                answer = try MCPDetailTools.answer(name, arguments, source: world.source(), today: world.today())
-            } else {
-                let request = try MCPTools.request(name, arguments)
-                // The one rule of every surface (AnswerScope): since alone runs through today, the days
-                // are cut to the archive, and a long range of days comes a page at a time with `next`.
-                let archive = request.kind == .overview ? await world.archive() : nil
-                let (result, scope) = try request.answer(from: world.source(), today: world.today(), archive: archive,
-                                                         pageDays: MCPTools.dayWindow)
-                answer = scope.annotated(result.json)
+                var answer = try MCPDetailTools.answer(name, arguments, source: world.source(), today: world.today())
+                if let warning, case var .object(members) = answer {
+                    members["warning"] = .string(warning)
+                    answer = .object(members)
+                }
+                return Self.text(answer)
             }
-            if let warning, case var .object(members) = answer {
-                members["warning"] = .string(warning)
-                answer = .object(members)
-            }
-            return Self.text(answer)
+            let request = try MCPTools.request(name, arguments)
+            // The one rule of every surface (AnswerScope): since alone runs through today, the days
+            // are cut to the archive, and a long range of days comes a page at a time with `next`.
+            let archive = request.kind == .overview ? await world.archive() : nil
+            let (result, scope) = try request.answer(from: world.source(), today: world.today(), archive: archive,
+                                                     pageDays: MCPTools.dayWindow)
+            return Self.text(bytes: try result.jsonBytes { members in
+                scope.annotate(&members)
+                if let warning { members["warning"] = .string(warning) }
+            })
         } catch {
             return Self.refusal("\(error)")
         }
@@ -194,9 +195,11 @@ public final class LocalMCPServer {
         .object(["content": .array([.object(["type": .string("text"), "text": .string(sentence)])]), "isError": .bool(true)])
     }
 
-    static func text(_ value: JSONValue) -> JSONValue {
-        let text = (try? value.canonicalBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return .object(["content": .array([.object(["type": .string("text"), "text": .string(text)])]), "isError": .bool(false)])
+    static func text(_ value: JSONValue) -> JSONValue { text(bytes: (try? value.canonicalBytes()) ?? Array("{}".utf8)) }
+
+    /// A tool's result: its answer's JSON text.
+    static func text(bytes: [UInt8]) -> JSONValue {
+        .object(["content": .array([.object(["type": .string("text"), "text": .string(String(decoding: bytes, as: UTF8.self))])]), "isError": .bool(false)])
     }
 
     static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {

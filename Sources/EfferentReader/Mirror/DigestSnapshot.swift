@@ -32,17 +32,45 @@ public struct DigestSnapshot: Sendable {
     }
 
     /// Every held day's workouts, in day and body order, each with its day's position: the
-    /// listing of a decade's workouts walks this one array instead of each day's own.
-    struct WorkoutsColumn: Sendable {
+    /// listing of a decade's workouts walks this one array instead of each day's own. A class:
+    /// each workout of a page filled from it captured a copy of its dozen arrays (a retain and a
+    /// release of each, a fifth of a page's time in perf).
+    final class WorkoutsColumn: Sendable {
         let positions: [Int]
         let sessions: [WorkoutDay.Session]
+        /// Per session: its activity's reader-side name (`MetricCatalogue.activityName`).
+        let names: [String]
+        /// Per session: the local days its start and its last instant fall on in its day's zone
+        /// (`nil` for a zone this machine does not know, which the listing then refuses as it would).
+        let localDays: [(first: CalendarDay, last: CalendarDay)?]
+        /// Per session: its place among all of them in the order workouts are listed in
+        /// (`WorkoutsAnswer.listedBefore`), ties in day and body order: a listing of any days sorts
+        /// its sessions by these numbers, as a stable sort of them by start, end and name would.
+        let ranks: [Int]
         /// Every held day's workout statistics by start, those of one start in day and body
         /// order, each with its day's position: a workout's are found by a binary search.
         let parts: [WorkoutDay.Part]
         let partPositions: [Int]
+        /// Per statistic: what it adds to.
+        let partKinds: [WorkoutStatistics.PartKind]
         /// The days with route fixes, in day order: each one's position and first and last fix start.
         let fixPositions: [Int]
         let fixSpans: [(first: Int64, last: Int64)]
+
+        init(positions: [Int], sessions: [WorkoutDay.Session], names: [String], localDays: [(first: CalendarDay, last: CalendarDay)?], ranks: [Int],
+             parts: [WorkoutDay.Part], partPositions: [Int], partKinds: [WorkoutStatistics.PartKind], fixPositions: [Int],
+             fixSpans: [(first: Int64, last: Int64)]) {
+            self.positions = positions
+            self.sessions = sessions
+            self.names = names
+            self.localDays = localDays
+            self.ranks = ranks
+            self.parts = parts
+            self.partPositions = partPositions
+            self.partKinds = partKinds
+            self.fixPositions = fixPositions
+            self.fixSpans = fixSpans
+        }
     }
 
     private final class BuiltColumns: Sendable {
@@ -128,8 +156,23 @@ public struct DigestSnapshot: Sendable {
         }
         // By start, ties kept in day and body order (the order a workout's statistics are summed in).
         let order = parts.indices.sorted { (parts[$0].part.start, $0) < (parts[$1].part.start, $1) }
-        let column = WorkoutsColumn(positions: positions, sessions: sessions, parts: order.map { parts[$0].part },
-                                    partPositions: order.map { parts[$0].position }, fixPositions: fixPositions, fixSpans: fixSpans)
+        let names = sessions.map { MetricCatalogue.activityName($0.activity) }
+        let clock = LocalClock()
+        let localDays = sessions.indices.map { at -> (first: CalendarDay, last: CalendarDay)? in
+            let session = sessions[at], zone = ordered[positions[at]].zone
+            let lastInstant = session.end > session.start ? session.end - 1 : session.end
+            guard let first = try? clock.day(of: session.start, in: zone), let last = try? clock.day(of: lastInstant, in: zone) else { return nil }
+            return (first, last)
+        }
+        var ranks = [Int](repeating: 0, count: sessions.count)
+        let listed = sessions.indices.sorted {
+            (sessions[$0].start, sessions[$0].end, names[$0], $0) < (sessions[$1].start, sessions[$1].end, names[$1], $1)
+        }
+        for (rank, at) in listed.enumerated() { ranks[at] = rank }
+        let column = WorkoutsColumn(positions: positions, sessions: sessions, names: names, localDays: localDays, ranks: ranks,
+                                    parts: order.map { parts[$0].part }, partPositions: order.map { parts[$0].position },
+                                    partKinds: order.map { WorkoutStatistics.PartKind(parts[$0].part.metric) },
+                                    fixPositions: fixPositions, fixSpans: fixSpans)
         columns.workouts.withLock { $0 = column }
         return column
     }
