@@ -238,12 +238,18 @@ enum IndexedAnswers {
     /// those days, in day and body order, and the fixes of those days within its span.
     private static func fill(_ workout: inout WorkoutsAnswer.Workout, from column: DigestSnapshot.WorkoutsColumn, days: Range<Int>,
                              index ordered: [MirrorDigest.Day]) {
-        let start = workout.start, first = WorkoutStatistics.lowerBound(column.parts.count) { column.parts[$0].start < start }
-        let parts = (first..<column.parts.count).lazy.prefix { column.parts[$0].start == start }
-            .filter { days.contains(column.partPositions[$0]) }.map { (column.parts[$0], column.partKinds[$0]) }
-        WorkoutStatistics.sum(parts, into: &workout)
+        let start = workout.start
+        var sums = WorkoutStatistics.Sums()
+        var at = WorkoutStatistics.lowerBound(column.parts.count) { column.parts[$0].start < start }
+        while at < column.parts.count, column.parts[at].start == start {
+            if column.partKinds[at] != .other, days.contains(column.partPositions[at]), column.parts[at].source == workout.source {
+                sums.add(column.partKinds[at], column.parts[at].value) { column.parts[at].metric }
+            }
+            at += 1
+        }
+        sums.fill(&workout)
         var count = 0
-        var at = WorkoutStatistics.lowerBound(column.fixPositions.count) { column.fixPositions[$0] < days.lowerBound }
+        at = WorkoutStatistics.lowerBound(column.fixPositions.count) { column.fixPositions[$0] < days.lowerBound }
         while at < column.fixPositions.count, column.fixPositions[at] < days.upperBound {
             let span = column.fixSpans[at]
             if span.first <= workout.end && span.last >= workout.start {

@@ -36,8 +36,13 @@ struct WorkoutStatistics {
     }
 
     func fill(_ workout: inout WorkoutsAnswer.Workout) {
-        let start = workout.start, first = Self.lowerBound(parts.count) { parts[$0].start < start }
-        Self.sum(parts[first...].lazy.prefix { $0.start == start }.map { ($0, PartKind($0.metric)) }, into: &workout)
+        let start = workout.start
+        var sums = Sums()
+        for part in parts[Self.lowerBound(parts.count) { parts[$0].start < start }...] {
+            guard part.start == start else { break }
+            if part.source == workout.source { sums.add(PartKind(part.metric), part.value) { part.metric } }
+        }
+        sums.fill(&workout)
         // The fixes from its start through its end.
         let count = Self.fixes(in: fixes, of: workout)
         if count > 0 { workout.routeFixes = count }
@@ -59,32 +64,38 @@ struct WorkoutStatistics {
         }
     }
 
-    /// Fills in `workout`'s statistics from `parts`, the statistics that start when it starts in
-    /// the days' order, each with its kind: its source's, each metric summed in that order (from
-    /// 0, as a sum starts), the distance types' sums then added in the order each was first seen.
-    /// No dictionary per workout: a page fills a thousand of them. (The mirror's index finds the
-    /// same parts its own way and fills them here, so both sum alike.)
-    static func sum(_ parts: some Sequence<(WorkoutDay.Part, PartKind)>, into workout: inout WorkoutsAnswer.Workout) {
-        var energy: Double?, average: Double?, maximum: Double?
-        var distances: [(metric: String, sum: Double)] = []
-        for (part, kind) in parts where kind != .other && part.source == workout.source {
+    /// A workout's statistics summed from the statistics that start when it starts, in the days'
+    /// order: its source's, each metric summed in that order (from 0, as a sum starts), the
+    /// distance types' sums then added in the order each was first seen. No dictionary per
+    /// workout: a page fills a thousand of them. (The mirror's index finds the same statistics its
+    /// own way and adds them here, so both sum alike.)
+    struct Sums {
+        private var energy: Double?, average: Double?, maximum: Double?
+        private var distances: [(metric: String, sum: Double)] = []
+
+        /// Adds a statistic of the workout's source; `metric` is read only for a distance.
+        mutating func add(_ kind: PartKind, _ value: Double, metric: () -> String) {
             switch kind {
-            case .activeEnergy: energy = (energy ?? 0) + part.value
-            case .averageHeartRate: average = (average ?? 0) + part.value
-            case .maximumHeartRate: maximum = (maximum ?? 0) + part.value
+            case .activeEnergy: energy = (energy ?? 0) + value
+            case .averageHeartRate: average = (average ?? 0) + value
+            case .maximumHeartRate: maximum = (maximum ?? 0) + value
             case .distance:
-                if let known = distances.firstIndex(where: { $0.metric == part.metric }) {
-                    distances[known].sum += part.value
+                let metric = metric()
+                if let known = distances.firstIndex(where: { $0.metric == metric }) {
+                    distances[known].sum += value
                 } else {
-                    distances.append((part.metric, 0 + part.value))
+                    distances.append((metric, 0 + value))
                 }
-            case .other: continue
+            case .other: break
             }
         }
-        if !distances.isEmpty { workout.distanceMeters = distances.reduce(0) { $0 + $1.sum } }
-        if let energy { workout.activeEnergyKcal = energy }
-        if let average { workout.averageHeartRate = average }
-        if let maximum { workout.maximumHeartRate = maximum }
+
+        func fill(_ workout: inout WorkoutsAnswer.Workout) {
+            if !distances.isEmpty { workout.distanceMeters = distances.reduce(0) { $0 + $1.sum } }
+            if let energy { workout.activeEnergyKcal = energy }
+            if let average { workout.averageHeartRate = average }
+            if let maximum { workout.maximumHeartRate = maximum }
+        }
     }
 
     /// The fixes of `run` (sorted starts) from `workout`'s start through its end.

@@ -101,12 +101,22 @@ public struct WorkoutsAnswer: Answer {
 
     /// Count and minutes per activity name.
     public var byActivity: [String: (count: Int, minutes: Double)] {
-        var out: [String: (count: Int, minutes: Double)] = [:]
+        // Tallied in a short list, not a dictionary: a decade's workouts are a few activities,
+        // mostly one after another of the same, and hashing each name was most of this.
+        var names = [String](), tallies = [(count: Int, minutes: Double)]()
+        var last = -1
         for workout in found {
-            let current = out[workout.activity] ?? (0, 0)
-            out[workout.activity] = (current.count + 1, current.minutes + workout.minutes)
+            if last < 0 || names[last] != workout.activity {
+                last = names.firstIndex(of: workout.activity) ?? {
+                    names.append(workout.activity)
+                    tallies.append((0, 0))
+                    return names.count - 1
+                }()
+            }
+            tallies[last].count += 1
+            tallies[last].minutes += workout.minutes
         }
-        return out.mapValues { ($0.count, Distribution.round3($0.minutes)) }
+        return Dictionary(uniqueKeysWithValues: zip(names, tallies.map { ($0.count, Distribution.round3($0.minutes)) }))
     }
 
     /// The positions of the JSON answer's page: at most `maximumRows` workouts from `offset` on.

@@ -97,7 +97,7 @@ enum AnswersBench {
                     "first sync " + Measure.format(archive.sync.cpuSeconds, "s", digits: 2), ratio: nil, goal: "")
         print("    dashboard peak RSS \(String(format: "%.0f MiB", dashboard.peakRSSMiB))")
         if let beforeAndNow { print(beforeAndNow, terminator: "") }
-        print("  in this process (release, warm, medians, each with its JSON value made): each answer as the request gives it (index) beside the answer's own")
+        print("  in this process (release, warm, medians, each with its JSON made): each answer as the request gives it (index) beside the answer's own")
         print("  constructor reading the days (what every answer did before the index), and whether their JSON is the same bytes")
         for row in inProcess {
             Measure.row("  " + row.name, Measure.format(row.index * 1000, "ms", digits: 1), "days " + Measure.format(row.days * 1000, "ms", digits: 0),
@@ -148,9 +148,10 @@ enum AnswersBench {
         return try questions.map { name, question, days in
             let byIndex = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer
             let byDays = try days()
-            let identical = try byIndex.json.canonicalBytes() == byDays.json.canonicalBytes()
-            // Each timed with its JSON value made: a page of workouts fills its statistics only then.
-            let index = try median(7) { _ = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer.json }
+            // The bytes every surface writes (a page of workouts straight as text) against the days' JSON value written.
+            let identical = try byIndex.jsonBytes { _ in } == byDays.json.canonicalBytes()
+            // Each timed with its JSON made: a page of workouts fills its statistics only then.
+            let index = try median(7) { _ = try question.answer(from: source, today: last, pageDays: AnswerScope.pageDays).answer.jsonBytes { _ in } }
             let read = try median(3) { _ = try days().json }
             return (name, index, read, identical)
         }
