@@ -46,7 +46,23 @@ enum AnswersBench {
                     .rows([.text(first), .text(last)]) { groups[$0.text(0), default: []].append($0.double(1)) }
                 return groups.values.reduce(0) { $0 + (Distribution.percentile($1, 0.5) > 0 ? 1 : 0) }
             }),
+            // The question the answer answers: the page's rows, every column read, the count of all
+            // and each activity's count and minutes (`total` and `byActivity`).
             ("workouts, one page", "/api/v1/workouts?\(decade)", "≤ 100 ms", {
+                let page = try sql.statement("SELECT start_time, end_time, activity, day, minutes, source, distance_meters, active_energy_kcal, "
+                                             + "average_heart_rate, maximum_heart_rate, route_fixes FROM workouts WHERE day BETWEEN ?1 AND ?2 "
+                                             + "ORDER BY start_epoch, end_epoch, activity LIMIT 1000")
+                    .rows([.text(first), .text(last)]) { row in (0..<row.columnCount).map { row.value($0) } }
+                let count = try sql.statement("SELECT count(*) FROM workouts WHERE day BETWEEN ?1 AND ?2")
+                    .first([.text(first), .text(last)]) { $0.int64(0) } ?? 0
+                let activities = try sql.statement("SELECT activity, count(*), sum(minutes) FROM workouts WHERE day BETWEEN ?1 AND ?2 GROUP BY activity")
+                    .rows([.text(first), .text(last)]) { ($0.text(0), $0.int64(1), $0.double(2)) }
+                return page.count + Int(count) + activities.count
+            }),
+            // What this row compared with until issue 29's last change: the page's rows stepped
+            // through, one column of each read, no count and no activities. Kept, so the change of
+            // reference is seen beside the figure it changes.
+            ("workouts vs SQLite's page alone, 1 column", "/api/v1/workouts?\(decade)", "≤ 100 ms", {
                 try sql.statement("SELECT * FROM workouts WHERE day BETWEEN ?1 AND ?2 ORDER BY start_epoch LIMIT 1000")
                     .rows([.text(first), .text(last)]) { $0.double(6) }.count
             }),
@@ -77,7 +93,9 @@ enum AnswersBench {
             return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         }.sorted()[2]
 
-        let beforeAndNow = try await compareWithBefore(archive: archive, work: work, questions: questions.map { ($0.name, $0.api) })
+        let beforeAndNow = try await compareWithBefore(archive: archive, work: work, questions: questions.reduce(into: []) { asked, question in
+            if !asked.contains(where: { $0.api == question.api }) { asked.append((question.name, question.api)) }
+        })
 
         let inProcess = try compareInProcess(laptop: archive.laptop, first: CalendarDay(first)!, last: CalendarDay(last)!)
 
