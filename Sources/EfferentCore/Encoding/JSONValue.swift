@@ -72,26 +72,21 @@ public struct JSONWriter {
                 try write(item)
             }
             raw(byte: UInt8(ascii: "]"))
-        case let .object(members):
-            raw(byte: UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted(by: JSONWriter.keyOrder).enumerated() {
-                if index > 0 { raw(byte: UInt8(ascii: ",")) }
-                string(key)
-                raw(byte: UInt8(ascii: ":"))
-                try write(members[key]!)
-            }
-            raw(byte: UInt8(ascii: "}"))
+        case let .object(members): try object(members, writing: nil) { _ throws(JSONError) in }
         }
     }
 
-    /// The object of `members` and one more member, `key`, whose value `body` writes, every key
-    /// in canonical order: what `write(.object(members + [key: value]))` writes, without the
-    /// value made first (a page of a thousand rows written straight as text). `body` wins over a
-    /// member of the same name.
-    public mutating func object(_ members: [String: JSONValue], writing key: String, by body: (inout JSONWriter) throws(JSONError) -> Void) throws(JSONError) {
+    /// The object of `members` and, when `key` is given, one more member whose value `body`
+    /// writes, every key in canonical order: what `write(.object(members + [key: value]))` writes,
+    /// without the value made first (a page of a thousand rows written straight as text). `body`
+    /// wins over a member of the same name.
+    public mutating func object(_ members: [String: JSONValue], writing key: String?, by body: (inout JSONWriter) throws(JSONError) -> Void) throws(JSONError) {
         raw(byte: UInt8(ascii: "{"))
-        var keys = members.keys.filter { $0 != key }
-        keys.append(key)
+        var keys = Array(members.keys)
+        if let key {
+            keys.removeAll { $0 == key }
+            keys.append(key)
+        }
         for (index, name) in keys.sorted(by: JSONWriter.keyOrder).enumerated() {
             if index > 0 { raw(byte: UInt8(ascii: ",")) }
             string(name)

@@ -60,8 +60,7 @@ enum RowCell {
     case null
     case number(Double)
     case string(String)
-    /// An instant shown on the wall clock of its day's zone (`LocalClock.iso`; UTC's `Z` form
-    /// when the zone is unknown).
+    /// An instant shown on the wall clock of its day's zone (`LocalClock.shown`).
     case instant(Int64, zone: String?)
 
     /// The JSON value `HoistedRows` holds for it.
@@ -70,7 +69,7 @@ enum RowCell {
         case .null: .null
         case let .number(n): .number(n)
         case let .string(s): .string(s)
-        case let .instant(seconds, zone): .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds))
+        case let .instant(seconds, zone): .string(clock.shown(seconds, in: zone))
         }
     }
 }
@@ -96,7 +95,7 @@ struct PageRows {
                 guard case let .instant(seconds, zone) = cell else { continue }
                 if spans[column].isEmpty { spans[column] = Array(repeating: 0..<0, count: rows.count) }
                 let start = texts.count
-                do { try clock.appendISO(seconds, in: zone, to: &texts) } catch { LocalClock.appendISO(seconds, to: &texts) }
+                clock.appendShown(seconds, in: zone, to: &texts)
                 spans[column][row] = start..<texts.count
             }
         }

@@ -210,9 +210,8 @@ enum IndexedAnswers {
         windows.reserveCapacity(chosen.count)
         for (at, window) in chosen {
             let session = column.sessions[at], zone = index.ordered[column.positions[at]].zone
-            let lastInstant = session.end > session.start ? session.end - 1 : session.end
             // A zone this machine does not know is refused as the days' listing refuses it.
-            let days = try column.localDays[at] ?? (try clock.day(of: session.start, in: zone), try clock.day(of: lastInstant, in: zone))
+            let days = try column.localDays[at] ?? clock.days(from: session.start, to: session.end, in: zone)
             guard days.first <= range.until, days.last >= range.since else { continue }
             let name = column.names[at]
             if let activity, activity != name { continue }

@@ -53,10 +53,14 @@ public final class LocalClock {
     /// `until` and ends on or after `since` (an end at midnight belongs to the day before, so a
     /// day total does not leak into the next day).
     public func overlaps(_ event: ArchiveEvent, _ range: DayRange) throws(AnswerError) -> Bool {
-        let first = try day(of: event.event.start, in: event.timeZone)
-        let lastInstant = event.event.end > event.event.start ? event.event.end - 1 : event.event.end
-        let last = try day(of: lastInstant, in: event.timeZone)
-        return first <= range.until && last >= range.since
+        let days = try days(from: event.event.start, to: event.event.end, in: event.timeZone)
+        return days.first <= range.until && days.last >= range.since
+    }
+
+    /// The local days a span's start and its last instant fall on (an end at midnight belongs to
+    /// the day before).
+    public func days(from start: Int64, to end: Int64, in identifier: String?) throws(AnswerError) -> (first: CalendarDay, last: CalendarDay) {
+        (try day(of: start, in: identifier), try day(of: end > start ? end - 1 : end, in: identifier))
     }
 
     /// `YYYY-MM-DDTHH:MM:SS+HH:MM`: the instant on the wall clock of its day's zone (decision A.4),
@@ -67,6 +71,20 @@ public final class LocalClock {
         text.reserveCapacity(25)
         try appendISO(seconds, in: identifier, to: &text)
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `iso(seconds, in: identifier)`, or UTC's `Z` form when this machine does not know the zone:
+    /// how an answer's rows show an instant.
+    public func shown(_ seconds: Int64, in identifier: String?) -> String {
+        var text = [UInt8]()
+        text.reserveCapacity(25)
+        appendShown(seconds, in: identifier, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `shown(seconds, in: identifier)` appended to `text`.
+    public func appendShown(_ seconds: Int64, in identifier: String?, to text: inout [UInt8]) {
+        do { try appendISO(seconds, in: identifier, to: &text) } catch { Self.appendISO(seconds, to: &text) }
     }
 
     /// `iso(seconds, in: identifier)` appended to `text`: a page of workouts written straight as

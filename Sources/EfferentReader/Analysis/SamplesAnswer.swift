@@ -80,7 +80,7 @@ public struct SamplesAnswer: Answer {
     /// times on the wall clock of the day it was filed under: what the dashboard's streamed export
     /// writes a day at a time, so it matches this answer row for row.
     public static func row(_ item: ArchiveEvent, clock: LocalClock) -> [JSONValue] {
-        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string((try? clock.iso(seconds, in: zone)) ?? LocalClock.iso(seconds)) }
+        func time(_ seconds: Int64, _ zone: String?) -> JSONValue { .string(clock.shown(seconds, in: zone)) }
         let event = item.event
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }

@@ -42,7 +42,7 @@ public struct SleepAnswer: Answer {
 
     /// An instant of a night on its own wall clock, with the offset.
     private func time(_ seconds: Int64, _ night: SleepNight, _ clock: LocalClock) -> JSONValue {
-        .string((try? clock.iso(seconds, in: night.timeZone)) ?? LocalClock.iso(seconds))
+        .string(clock.shown(seconds, in: night.timeZone))
     }
 
     public var json: JSONValue {

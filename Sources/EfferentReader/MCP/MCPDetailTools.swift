@@ -86,7 +86,7 @@ enum MCPDetailTools {
 
     /// An instant on the wall clock of the zone its day was cut in, as the tables print it.
     static func iso(_ seconds: Int64, _ zone: String?) -> String {
-        (try? LocalClock().iso(seconds, in: zone)) ?? LocalClock.iso(seconds)
+        LocalClock().shown(seconds, in: zone)
     }
 
     // MARK: Latest

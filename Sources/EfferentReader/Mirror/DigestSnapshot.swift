@@ -158,12 +158,7 @@ public struct DigestSnapshot: Sendable {
         let order = parts.indices.sorted { (parts[$0].part.start, $0) < (parts[$1].part.start, $1) }
         let names = sessions.map { MetricCatalogue.activityName($0.activity) }
         let clock = LocalClock()
-        let localDays = sessions.indices.map { at -> (first: CalendarDay, last: CalendarDay)? in
-            let session = sessions[at], zone = ordered[positions[at]].zone
-            let lastInstant = session.end > session.start ? session.end - 1 : session.end
-            guard let first = try? clock.day(of: session.start, in: zone), let last = try? clock.day(of: lastInstant, in: zone) else { return nil }
-            return (first, last)
-        }
+        let localDays = sessions.indices.map { at in try? clock.days(from: sessions[at].start, to: sessions[at].end, in: ordered[positions[at]].zone) }
         var ranks = [Int](repeating: 0, count: sessions.count)
         let listed = sessions.indices.sorted {
             (sessions[$0].start, sessions[$0].end, names[$0], $0) < (sessions[$1].start, sessions[$1].end, names[$1], $1)
