@@ -130,6 +130,13 @@ import Testing
         #expect(daily.body.unicodeScalars.filter { $0 == "\n" }.count == SampleDays.count + (format == "csv" ? 1 : 0))
         let route = try harness.get("/api/v1/export/route?start=\(SampleDays.first.startUnixSeconds - 7200 + 18 * 3600)")
         #expect(route.status == 200 && route.headers["content-type"] == "application/gpx+xml" && route.body.components(separatedBy: "<trkpt").count == 61)
+        // Issue 45: Int64.min crashed the dashboard here and on the workout page; it is a 400 now.
+        for target in ["/api/v1/export/route?start=-9223372036854775808", "/api/v1/export/route?start=9223372036854775807",
+                       "/api/v1/pages/workout/-9223372036854775808"] {
+            let refused = try harness.get(target)
+            #expect(refused.status == 400 && refused.body.contains("start"), "\(target): \(refused.status) \(refused.body)")
+        }
+        #expect(try harness.get("/api/v1/status").status == 200, "the dashboard still answers")
     }
 
     @Test func aMetricsChartShowsWhatDailySays() async throws {
