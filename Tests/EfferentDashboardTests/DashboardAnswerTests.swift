@@ -136,6 +136,15 @@ import Testing
             let refused = try harness.get(target)
             #expect(refused.status == 400 && refused.body.contains("start"), "\(target): \(refused.status) \(refused.body)")
         }
+        // A page's offset is bounded before any arithmetic (Int.max + a page overflowed).
+        for target in ["/api/v1/samples?metric=heartRate&offset=9223372036854775807", "/api/v1/workouts?offset=1000000001"] {
+            let refused = try harness.get(target)
+            #expect(refused.status == 400 && refused.body.contains("offset must be a whole number from 0 to 1000000000"), "\(target): \(refused.body)")
+        }
+        for target in ["/api/v1/samples?metric=heartRate&since=2025-05-01&offset=1000000000", "/api/v1/workouts?since=2025-05-01&offset=1000000000"] {
+            let empty = try self.json(harness.get(target))
+            #expect(empty["rows"]?.arrayValue?.isEmpty == true && empty["next"] == nil, "\(target)")
+        }
         #expect(try harness.get("/api/v1/status").status == 200, "the dashboard still answers")
     }
 
