@@ -107,13 +107,15 @@ let package = Package(
                           path: "Sources/Tools/efferent-interop"),
 
         // libFuzzer targets (scripts/fuzz).
-        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter"], path: "Sources/Tools/EfferentFuzzing"),
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter", "EfferentReader", "EfferentSystem"],
+                path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
         .executableTarget(name: "fuzz-day", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-day"),
         .executableTarget(name: "fuzz-handoff", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-handoff"),
         .executableTarget(name: "fuzz-edit", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-edit"),
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
+        .executableTarget(name: "fuzz-mcp", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-mcp"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression", "EfferentSystem"], path: "Sources/EfferentTestSupport"),

@@ -45,8 +45,10 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The day holding the Unix instant `seconds` in UTC.
     public init(unixSeconds seconds: Int64) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        self.init(daysSinceEpoch: days)
+        // Floor division written so that no instant overflows (`seconds - 86_399` traps at
+        // Int64.min, which an agent's argument can be); the result is clamped to years 0001…9999.
+        let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        self.init(daysSinceEpoch: remainder < 0 ? quotient - 1 : quotient)
     }
 
     /// The day `days` after 1970-01-01 (negative before it); clamped to years 0001…9999.

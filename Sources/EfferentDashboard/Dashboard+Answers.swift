@@ -46,7 +46,9 @@ extension Dashboard {
         var question = AnswerRequest(kind: kind, since: try day(query, "since"), until: try day(query, "until"), metrics: metrics,
                                      metric: metrics.first, groupBy: try query.value("groupBy"), activity: try query.value("activity"), limit: limit)
         if let text = try query.value("offset") {
-            guard let number = Int(text), number >= 0 else { throw HTTPError(400, "offset must be a whole number, 0 or more") }
+            guard let number = Int(text), (0...DayRange.Limits.maximumOffset).contains(number) else {
+                throw HTTPError(400, "offset must be a whole number from 0 to \(DayRange.Limits.maximumOffset)")
+            }
             question.offset = number
         }
         return question

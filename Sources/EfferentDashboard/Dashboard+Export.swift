@@ -24,7 +24,7 @@ extension Dashboard {
             throw HTTPError(400, "\(unknown.prefix(40)) is not a parameter of export \(kind.rawValue); it takes \(allowed.sorted().joined(separator: ", "))")
         }
         if kind == .route {
-            guard let text = try query.value("start"), let start = Int64(text) ?? ISOInstant.secondsWritten(text) else {
+            guard let text = try query.value("start"), let start = InstantArgument.seconds(text) else {
                 throw HTTPError(400, "export route needs start, the workout's start as workouts lists it (2025-06-01T07:00:00Z)")
             }
             let gpx = try RouteGPX(from: context.source, start: start)

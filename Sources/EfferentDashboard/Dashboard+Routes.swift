@@ -20,7 +20,7 @@ extension Dashboard {
             return day
         }
         table.router.parameter("start") { text in
-            guard let start = Int64(text) ?? ISOInstant.secondsWritten(text) else {
+            guard let start = InstantArgument.seconds(text) else {
                 throw HTTPError(400, "a workout is named by its start, in Unix seconds or as 2025-06-01T07:00:00Z")
             }
             return start

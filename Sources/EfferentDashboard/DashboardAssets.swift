@@ -813,7 +813,8 @@ dl.facts dd{margin:0}
       "description": "Workouts to skip before this page (default 0); an answer with more after it says where the next page starts in next.offset.",
       "schema": {
        "type": "integer",
-       "minimum": 0
+       "minimum": 0,
+       "maximum": 1000000000
       }
      }
     ],
@@ -891,7 +892,8 @@ dl.facts dd{margin:0}
       "description": "Rows to skip before this page (default 0); an answer with more after it says where the next page starts in next.offset.",
       "schema": {
        "type": "integer",
-       "minimum": 0
+       "minimum": 0,
+       "maximum": 1000000000
       }
      }
     ],

@@ -65,7 +65,7 @@ public struct DashboardGate: Sendable {
                                    + "a request for another host name is refused, so a web page cannot reach it through its own name",
                                    page: page)
         }
-        if head.path == Self.mcpPath { return try admitMCP(head, host: host) }
+        if head.path == Self.mcpPath { return try admitMCP(head) }
         guard head.method == "GET" || head.method == "HEAD" else {
             throw DashboardRefusal(405, "the dashboard only reads; it answers GET and HEAD", page: page, headers: [("Allow", "GET, HEAD")])
         }
@@ -80,12 +80,12 @@ public struct DashboardGate: Sendable {
     /// of its own, so GET is 405 as the transport allows. The token comes as a bearer header only,
     /// and a request a web page made (its `Origin` another site's) is refused, as the transport
     /// asks of a local server.
-    private func admitMCP(_ head: HTTPRequestHead, host: String) throws {
+    private func admitMCP(_ head: HTTPRequestHead) throws {
         guard head.method == "POST" else {
             throw DashboardRefusal(405, "\(Self.mcpPath) takes MCP messages as POST (Streamable HTTP); this server opens no event stream",
                                    headers: [("Allow", "POST")])
         }
-        if let origin = head.header("origin")?.lowercased(), origin != "http://\(host)", origin != "https://\(host)" {
+        if let origin = head.header("origin")?.lowercased(), !isOwnOrigin(origin) {
             throw DashboardRefusal(403, "\(Self.mcpPath) does not answer requests a web page of another site makes (its Origin is not this address)")
         }
         guard let authorization = head.header("authorization"), authorization.lowercased().hasPrefix("bearer "),
@@ -94,6 +94,15 @@ public struct DashboardGate: Sendable {
                                    + "(the token is the end of the address `efferent dashboard` printed)",
                                    headers: [("WWW-Authenticate", "Bearer realm=\"efferent dashboard\"")])
         }
+    }
+
+    /// Whether a request's `Origin` is a page of this dashboard: any of the names it answers to
+    /// with its port (a page loaded from `localhost:8765` may post to `127.0.0.1:8765`), as the
+    /// Host check takes them; any other site's origin, and `null`, is not.
+    func isOwnOrigin(_ origin: String) -> Bool {
+        let authority: Substring
+        if origin.hasPrefix("http://") { authority = origin.dropFirst(7) } else if origin.hasPrefix("https://") { authority = origin.dropFirst(8) } else { return false }
+        return hosts.contains(String(authority)) || (anyNumericHost && Self.isNumeric(String(authority)))
     }
 
     /// The token a request carries: the bearer header, the cookie, or on a page the query.

@@ -55,7 +55,7 @@ struct Export: Subcommand {
         database = nil
         if arguments.argument(0) == "route" {
             guard let text = arguments.string("start") else { throw UsageError("export route needs --start, the workout's start as workouts lists it.") }
-            guard let start = ISOInstant.secondsWritten(text) else {
+            guard let start = InstantArgument.seconds(text) else {
                 throw UsageError("--start takes an instant such as 2025-06-01T07:00:00Z or 2025-06-01T09:00:00+02:00, as workouts prints it.")
             }
             routeStart = start

@@ -39,6 +39,8 @@ struct SQL: Subcommand {
     }
 
     func run() async throws -> Int32 {
+        // Before any database opens: SQLite's memory in this process, the query's included, is bounded.
+        SQLQuery.boundProcessMemory()
         let context = try ReaderContext()
         _ = try await ReadingOptions.freshSource(context, offline: offline)
         try context.profile.prepare()

@@ -16,7 +16,9 @@ import Testing
         try put("sleep", start: now - 8 * 3600, end: now - 3600, value: nil, unit: nil, stage: "asleepCore").validate(now: now)
         try put("sleep", start: now - 86_400, end: now, value: nil, unit: nil, stage: "inBed").validate(now: now)
         for metric in WritableMetric.allCases where !metric.isCategory {
-            try put(metric.rawValue, value: 0, unit: metric.unit).validate(now: now)
+            let bounds = try #require(metric.bounds)
+            try put(metric.rawValue, value: bounds.lowerBound, unit: metric.unit).validate(now: now)
+            try put(metric.rawValue, value: bounds.upperBound, unit: metric.unit).validate(now: now)
         }
         try EditItem.delete(id: "a").validate(now: now)
         try EditItem.delete(id: String(repeating: "x", count: 120)).validate(now: now)
@@ -42,6 +44,12 @@ import Testing
             (put(value: -1), .badValue, .malformed),
             (put(value: .infinity), .badValue, .malformed),
             (put(value: .nan), .badValue, .malformed),
+            // Physical bounds (PhysicalBounds): HealthKit refuses these, so the phone's word is healthRefused.
+            (put("bodyMass", value: 1e308, unit: "kg"), .outsideBounds(metric: .bodyMass, bounds: 0.1...1000), .healthRefused),
+            (put("bodyMass", value: 1000.5, unit: "kg"), .outsideBounds(metric: .bodyMass, bounds: 0.1...1000), .healthRefused),
+            (put("bodyMass", value: 0, unit: "kg"), .outsideBounds(metric: .bodyMass, bounds: 0.1...1000), .healthRefused),
+            (put(value: 1_000_001), .outsideBounds(metric: .dietaryEnergy, bounds: 0...1_000_000), .healthRefused),
+            (put("dietaryWater", value: 1e12, unit: "mL"), .outsideBounds(metric: .dietaryWater, bounds: 0...100_000_000), .healthRefused),
             (put(start: -5, end: 10), .backwards, .badRange),
             (put(start: 100, end: 99), .backwards, .badRange),
             (put(start: now, end: now + 1), .future, .badRange),
@@ -188,7 +196,8 @@ import Testing
                     items.append(put(metric.rawValue, start: start, end: start + Int64.random(in: 0...86_400, using: &random), value: nil, unit: nil,
                                      stage: WritableMetric.sleepStages.sorted().randomElement(using: &random), id: id))
                 case (_, false):
-                    let value = Bool.random(using: &random) ? Double(Int.random(in: 0...5000, using: &random)) : Double.random(in: 0...1e6, using: &random)
+                    let drawn = Bool.random(using: &random) ? Double(Int.random(in: 0...5000, using: &random)) : Double.random(in: 0...1e6, using: &random)
+                    let value = min(max(drawn, metric.bounds!.lowerBound), metric.bounds!.upperBound)
                     items.append(put(metric.rawValue, start: start, end: start + Int64.random(in: 0...3600, using: &random), value: value, unit: metric.unit, id: id))
                 }
             }

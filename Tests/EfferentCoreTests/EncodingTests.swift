@@ -28,6 +28,11 @@ import Testing
         #expect(CalendarDay("１９００-01-01") == nil)
         #expect(CalendarDay("1970-01-01")?.daysSinceEpoch == 0)
         #expect(CalendarDay(unixSeconds: -1).description == "1969-12-31")
+        #expect(CalendarDay(unixSeconds: -86_400).description == "1969-12-31")
+        #expect(CalendarDay(unixSeconds: -86_401).description == "1969-12-30")
+        // Any instant, an agent's Int64.min included, is a day (clamped to years 0001…9999), never a trap.
+        #expect(CalendarDay(unixSeconds: .min).description == "0001-01-01")
+        #expect(CalendarDay(unixSeconds: .max).description == "9999-12-31")
         #expect(CalendarDay(unixSeconds: 1_786_093_200).description == "2026-08-07")
         var day = CalendarDay("1899-12-25")!
         for _ in 0..<60_000 {

@@ -130,6 +130,22 @@ import Testing
         #expect(daily.body.unicodeScalars.filter { $0 == "\n" }.count == SampleDays.count + (format == "csv" ? 1 : 0))
         let route = try harness.get("/api/v1/export/route?start=\(SampleDays.first.startUnixSeconds - 7200 + 18 * 3600)")
         #expect(route.status == 200 && route.headers["content-type"] == "application/gpx+xml" && route.body.components(separatedBy: "<trkpt").count == 61)
+        // Issue 45: Int64.min crashed the dashboard here and on the workout page; it is a 400 now.
+        for target in ["/api/v1/export/route?start=-9223372036854775808", "/api/v1/export/route?start=9223372036854775807",
+                       "/api/v1/pages/workout/-9223372036854775808"] {
+            let refused = try harness.get(target)
+            #expect(refused.status == 400 && refused.body.contains("start"), "\(target): \(refused.status) \(refused.body)")
+        }
+        // A page's offset is bounded before any arithmetic (Int.max + a page overflowed).
+        for target in ["/api/v1/samples?metric=heartRate&offset=9223372036854775807", "/api/v1/workouts?offset=1000000001"] {
+            let refused = try harness.get(target)
+            #expect(refused.status == 400 && refused.body.contains("offset must be a whole number from 0 to 1000000000"), "\(target): \(refused.body)")
+        }
+        for target in ["/api/v1/samples?metric=heartRate&since=2025-05-01&offset=1000000000", "/api/v1/workouts?since=2025-05-01&offset=1000000000"] {
+            let empty = try self.json(harness.get(target))
+            #expect(empty["rows"]?.arrayValue?.isEmpty == true && empty["next"] == nil, "\(target)")
+        }
+        #expect(try harness.get("/api/v1/status").status == 200, "the dashboard still answers")
     }
 
     @Test func aMetricsChartShowsWhatDailySays() async throws {

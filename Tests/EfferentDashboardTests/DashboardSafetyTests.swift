@@ -113,4 +113,30 @@ import Testing
         #expect(loopback.hosts == ["127.0.0.1:8765", "localhost:8765", "[::1]:8765"])
         #expect(DashboardGate.newToken().count == 43 && DashboardGate.newToken() != DashboardGate.newToken())
     }
+
+    /// `/mcp` refuses a page of another site by its Origin, but a page of this dashboard under any
+    /// of the names the Host check takes is its own (issue 45: `Origin: http://localhost:PORT`
+    /// was refused with `Host: 127.0.0.1:PORT`).
+    @Test func mcpTakesItsOwnOriginUnderEveryNameTheHostCheckTakes() {
+        let gate = DashboardGate(token: "t", host: "127.0.0.1", port: 8765)
+        func status(origin: String?, host: String = "127.0.0.1:8765") -> Int {
+            var headers = ["host": host, "authorization": "Bearer t"]
+            headers["origin"] = origin
+            do {
+                try gate.admit(HTTPRequestHead(method: "POST", target: "/mcp", version: "HTTP/1.1", headers: headers, clientAddress: "127.0.0.1"))
+                return 200
+            } catch let refusal as DashboardRefusal {
+                return refusal.status
+            } catch {
+                return 0
+            }
+        }
+        for origin in [nil, "http://127.0.0.1:8765", "http://localhost:8765", "http://[::1]:8765", "HTTP://LOCALHOST:8765"] {
+            #expect(status(origin: origin) == 200, "\(origin ?? "no Origin")")
+            #expect(status(origin: origin, host: "localhost:8765") == 200, "\(origin ?? "no Origin") with Host localhost")
+        }
+        for origin in ["http://evil.example", "http://localhost:8766", "null", "http://127.0.0.1:8765.evil.example", "file://", "http://localhost"] {
+            #expect(status(origin: origin) == 403, "\(origin)")
+        }
+    }
 }

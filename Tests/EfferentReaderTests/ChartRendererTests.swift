@@ -22,6 +22,28 @@ import Testing
         let flat = NiceScale(low: 72, high: 72, target: 5)
         #expect(flat.low < 72 && flat.high > 72 && flat.ticks.count >= 2, "a flat series still gets an axis")
         #expect(NiceScale(low: 0, high: 0, target: 5, zero: true).ticks.count >= 2)
+        #expect(NiceScale(low: 0, high: 0, target: 5).high == 1, "an all-zero series reads 0 to 1")
+    }
+
+    /// Issue 45: a value no body records (an agent's 1e308 kg, kept by an older writer) or a
+    /// subnormal one never traps the axis, the labels or the drawing: each gives finite ticks.
+    @Test func extremeValuesGiveAnAxisNotATrap() {
+        let extremes: [(Double, Double)] = [(0, 1e308), (-1.7e308, 1.7e308), (.leastNonzeroMagnitude, .leastNonzeroMagnitude),
+                                           (-.greatestFiniteMagnitude, -.greatestFiniteMagnitude), (.nan, .infinity), (72, 1e300)]
+        for (low, high) in extremes {
+            for zero in [false, true] {
+                let scale = NiceScale(low: low, high: high, target: 5, zero: zero)
+                #expect(scale.low.isFinite && scale.high.isFinite && scale.high > scale.low, "\(low)…\(high)")
+                #expect((2...20).contains(scale.ticks.count) && scale.ticks.allSatisfy(\.isFinite), "\(low)…\(high): \(scale.ticks.count) ticks")
+                #expect(scale.fraction(high).isFinite || !high.isFinite)
+            }
+        }
+        #expect(DisplayUnit.number(1e308, decimals: 1) == "1e+308")
+        #expect(DisplayUnit.number(-9.3e18, decimals: 0) == "-9.3e+18")
+        #expect(DisplayUnit.number(1e15, decimals: 2) == "1e+15" && DisplayUnit.number(999_999_999_999_999, decimals: 0) == "999,999,999,999,999")
+        #expect(DisplayUnit.number(12.5, decimals: 40) == "12.500000")
+        #expect(DisplayUnit.of("bodyMass", unit: "kg").text(1e308) == "1e+308 kg")
+        #expect(SVGText.number(1e308) == "1000000000000" && SVGText.number(-1e300) == "-1000000000000" && SVGText.number(12.34) == "12.3")
     }
 
     @Test func unitsAndNamesReadAsAPersonSaysThem() {

@@ -110,6 +110,21 @@ import Testing
         #expect(badDay["result"]?["isError"] == .bool(true))
     }
 
+    /// Issue 45: an instant outside years 0001…9999 (`Int64.min` trapped the reader) is refused
+    /// with the tool's sentence, as Unix seconds and as text alike.
+    @Test func aWorkoutStartOutsideTheCalendarIsRefusedNotTrappedOn() async throws {
+        let server = try Self.server(Calls())
+        for start in ["-9223372036854775808", "9223372036854775807", "-62135596801", "253402300800", "99999-01-01T00:00:00Z"] {
+            let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"phone_data_workout","arguments":{"start":"\#(start)"}}}"#))
+            #expect(answer["result"]?["isError"] == .bool(true), "\(start)")
+            let text = answer["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+            #expect(text.hasPrefix("start must be the workout's start"), "\(start): \(text)")
+        }
+        // Inside the calendar, an instant with no workout is its own sentence.
+        let none = try json(await server.handle(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"phone_data_workout","arguments":{"start":"-62135596800"}}}"#))
+        #expect(none["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("no workout starts at 0001-01-01T00:00:00Z") == true)
+    }
+
     /// `since` alone runs through today, over MCP as everywhere (it answered 90 days in silence):
     /// two years of days come 400 at a time, and the page names where the rest starts and ends.
     @Test func sinceAloneRunsThroughTodayAPageAtATime() async throws {

@@ -17,6 +17,9 @@ public final class SQLiteConnection {
     private var transactionDepth = 0
     /// The progress handler's deadline (`limitUntrusted`), freed after the handle closes.
     private var deadline: UnsafeMutablePointer<efferent_sqlite_deadline>?
+    /// The VFS that caps this connection's temporary files (`temporaryFileLimit`), freed after
+    /// the handle closes.
+    private var cappedVFS: UnsafeMutablePointer<efferent_capped_vfs>?
 
     /// SQLite's process-wide settings, made once before the first connection opens (SQLite takes
     /// them only before it initializes; a process that opened a database some other way keeps
@@ -24,19 +27,31 @@ public final class SQLiteConnection {
     private static let configured: Bool = efferent_sqlite_configure() == SQLITE_OK
 
     /// Opens (or creates) the database at `path`. A failed open still closes the half-open handle.
-    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+    /// With `temporaryFileLimit`, the temporary files its statements make (sorts that spill,
+    /// transient tables, the temp database) may hold that many bytes together; a write past it
+    /// fails the statement with `isFull`.
+    public init(path: String, readOnly: Bool = false, create: Bool = true, temporaryFileLimit: Int64? = nil) throws(SQLiteError) {
         _ = Self.configured
+        var capped: UnsafeMutablePointer<efferent_capped_vfs>?
+        if let temporaryFileLimit {
+            capped = efferent_sqlite_capped_vfs_new(temporaryFileLimit)
+            guard capped != nil else {
+                throw SQLiteError(code: SQLITE_NOMEM, message: "SQLite has no default file system to cap, or no memory", context: "opening the database")
+            }
+        }
         var raw: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let rc = sqlite3_open_v2(path, &raw, flags, nil)
+        let rc = sqlite3_open_v2(path, &raw, flags, capped.map { efferent_sqlite_capped_vfs_name($0) })
         guard rc == SQLITE_OK, let raw else {
             let message = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(raw)
+            capped.map { efferent_sqlite_capped_vfs_free($0) }
             throw SQLiteError(code: rc, message: message, context: "opening the database")
         }
         handle = raw
+        cappedVFS = capped
         sqlite3_busy_timeout(handle, 10_000)
     }
 
@@ -44,6 +59,8 @@ public final class SQLiteConnection {
         statements.removeAll()
         sqlite3_close_v2(handle)
         deadline?.deallocate()
+        // After the handle: its temporary files are closed, so the VFS is no longer in use.
+        cappedVFS.map { efferent_sqlite_capped_vfs_free($0) }
     }
 
     /// How long a statement waits for another connection's lock before it fails busy
@@ -170,7 +187,8 @@ public final class SQLiteConnection {
     /// `maxLength` bytes (https://sqlite.org/c3ref/limit.html), SQL text of at most 1 MiB, and
     /// `seconds` of running from now (a progress handler); past either the statement fails
     /// (`isTooBig`, `isInterrupted`). Sorts and temporary tables spill to files past the page
-    /// cache, which this also caps (`cacheMebibytes`), so a query's memory stays bounded.
+    /// cache, which this also caps (`cacheMebibytes`): open the connection with a
+    /// `temporaryFileLimit` to bound those files too.
     public func limitUntrusted(maxLength: Int32, seconds: Double, cacheMebibytes: Int = 64) throws(SQLiteError) {
         try execute("PRAGMA cache_size = -\(cacheMebibytes * 1024)")
         try execute("PRAGMA temp_store = FILE")
@@ -179,6 +197,33 @@ public final class SQLiteConnection {
         }
         efferent_sqlite_limit_untrusted(handle, maxLength, seconds, deadline!)
     }
+
+    /// Makes `printf` and `format` fail with `isTooBig` where SQLite's own would answer NULL: when
+    /// their text would pass the connection's length limit (`printf('%.*c', 1e9, 'x')`). Call it
+    /// after `limitUntrusted`, whose length limit the check takes.
+    public func failOversizedPrintf() throws(SQLiteError) {
+        let rc = efferent_sqlite_strict_printf_install(handle, sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, -1))
+        guard rc == SQLITE_OK else { throw error(rc, "installing a printf that fails past the length limit") }
+    }
+
+    /// Bounds the memory SQLite may hold in this whole process to `bytes`
+    /// (https://sqlite.org/c3ref/hard_heap_limit64.html): past it an allocation fails and the
+    /// statement with it (`isOutOfMemory`). SQLite checks the limit only while it counts its memory,
+    /// which this process turns off for speed, so it must run before the process opens its first
+    /// connection; returns false, bounding nothing, when that moment has passed.
+    @discardableResult
+    public static func limitProcessMemory(bytes: Int64) -> Bool {
+        _ = configured
+        guard efferent_sqlite_count_memory() == SQLITE_OK else { return false }
+        sqlite3_hard_heap_limit64(bytes)
+        return true
+    }
+
+    /// Bytes this connection's temporary files hold now (`temporaryFileLimit`); 0 without a cap.
+    public var temporaryBytes: Int64 { cappedVFS.map { efferent_sqlite_capped_vfs_bytes($0) } ?? 0 }
+
+    /// Whether SQLite counts its memory in this process, so that `limitProcessMemory` holds.
+    public static var memoryIsCounted: Bool { sqlite3_memory_used() > 0 }
 
     /// Whether the deadline `limitUntrusted` set has passed and stopped a statement.
     public var deadlineExpired: Bool { deadline.map { $0.pointee.expired != 0 } ?? false }
@@ -227,6 +272,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
     /// A string, blob or row over the connection's length limit.
     public var isTooBig: Bool { primaryCode == SQLITE_TOOBIG }
+    /// An allocation refused, as past `limitProcessMemory`'s bound.
+    public var isOutOfMemory: Bool { primaryCode == SQLITE_NOMEM }
 
     public var description: String { "SQLite failed while \(context): \(message) (code \(code))." }
 }

@@ -50,7 +50,7 @@ public enum EditItem: Equatable, Sendable {
     ///
     /// Every rule of §8 for one item at the moment `now` (Unix seconds): the id; a known metric;
     /// for sleep a known stage and no value or unit; for a quantity a finite value ≥ 0 in exactly
-    /// its unit and no stage; start and end non-negative, end ≥ start, end not in the future,
+    /// its unit, within the metric's physical bounds, and no stage; start and end non-negative, end ≥ start, end not in the future,
     /// sleep no longer than 24 h. The error's `code` is the word the writer answers.
     public func validate(now: Int64) throws(EditItemError) {
         guard EditItem.isValidID(id) else { throw .badID }
@@ -66,6 +66,7 @@ public enum EditItem: Equatable, Sendable {
             guard let unit = put.unit, unit == metric.unit else { throw .wrongUnit(expected: metric.unit ?? "") }
             guard let value = put.value else { throw .missingValue }
             guard value.isFinite, value >= 0 else { throw .badValue }
+            if let bounds = metric.bounds, !bounds.contains(value) { throw .outsideBounds(metric: metric, bounds: bounds) }
         }
         guard put.start >= 0, put.end >= put.start else { throw .backwards }
         guard put.end <= now else { throw .future }

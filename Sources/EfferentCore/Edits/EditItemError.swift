@@ -10,6 +10,8 @@ public enum EditItemError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongUnit(expected: String)
     case missingValue
     case badValue
+    /// A value no body or phone records (`PhysicalBounds`): HealthKit itself refuses to save it.
+    case outsideBounds(metric: WritableMetric, bounds: ClosedRange<Double>)
     case backwards
     case future
     case sleepTooLong
@@ -18,6 +20,7 @@ public enum EditItemError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: OutcomeCode {
         switch self {
         case .unknownMetric: .unknownMetric
+        case .outsideBounds: .healthRefused
         case .unitOnSleep, .wrongUnit: .badUnit
         case .backwards, .future, .sleepTooLong: .badRange
         case .badID, .valueOnSleep, .missingStage, .unknownStage, .stageOnQuantity, .missingValue, .badValue: .malformed
@@ -36,6 +39,8 @@ public enum EditItemError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .wrongUnit(expected): "this metric is written in \(expected) exactly"
         case .missingValue: "a quantity item needs a value"
         case .badValue: "the value must be a finite number of at least 0"
+        case let .outsideBounds(metric, bounds):
+            "a \(metric.rawValue) value must lie within \(PhysicalBounds.text(bounds)) \(metric.unit ?? ""); Health refuses anything outside it"
         case .backwards: "start and end must be non-negative Unix seconds with end at or after start"
         case .future: "the end lies in the future; only the past can be written"
         case .sleepTooLong: "a sleep stretch may last at most 24 hours"

@@ -24,6 +24,13 @@ public enum WritableMetric: String, CaseIterable, Sendable {
 
     public var isCategory: Bool { self == .sleep }
 
+    /// The values one item may carry (`PhysicalBounds`, the table imports are held to): a body
+    /// mass within 0.1…1000 kg, one meal's energy at most 1,000,000 kcal; nil for sleep.
+    public var bounds: ClosedRange<Double>? {
+        guard let unit else { return nil }
+        return PhysicalBounds.bounds(metric: rawValue, unit: unit, isTotal: self != .bodyMass)
+    }
+
     /// §4.2: the sleep stages an edit may write (`unknown` is only ever read).
     public static let sleepStages: Set<String> = ["inBed", "awake", "asleepUnspecified", "asleepCore", "asleepDeep", "asleepREM"]
 

@@ -101,6 +101,9 @@ extension DayRange {
         public static let samplesDefaultDays = 7
         public static let samplesDefaultLimit = 500
         public static let samplesMaximumLimit = 5000
+        /// The furthest a page may start (`offset`): past every event of any archive, and far
+        /// enough below Int.max that a page's arithmetic never overflows.
+        public static let maximumOffset = 1_000_000_000
         /// `MAX_ROWS` of the MCP server: rows an answer lists before it notes the rest.
         public static let maximumRows = 1000
     }

@@ -266,6 +266,7 @@ enum IndexedAnswers {
     static func samples(index: DigestSnapshot, source: MirrorSource, metric: String, range: DayRange, limit: Int, offset: Int) throws -> SamplesAnswer? {
         guard let days = read(index, range, metric) else { return nil }
         let clock = LocalClock()
+        let offset = min(max(0, offset), DayRange.Limits.maximumOffset)
         let wanted = offset + limit
         var matched = 0
         var candidates = [(position: Int, day: CalendarDay, entry: MirrorDigest.MetricDay, whole: Bool)]()

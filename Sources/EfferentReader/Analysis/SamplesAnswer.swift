@@ -24,12 +24,12 @@ public struct SamplesAnswer: Answer {
         }
         self.metric = metric
         self.range = range
-        self.offset = max(0, offset)
+        self.offset = min(max(0, offset), DayRange.Limits.maximumOffset)
         let clock = LocalClock()
         // Read a window of days at a time; of the matching events only the first `offset + limit`
         // by (start, end, archive order) can be on the page, so the rest are dropped as the list
         // grows: a page of a decade holds a page, not the decade. Every event is still counted.
-        let skip = max(0, offset)
+        let skip = self.offset
         let wanted = limit.map { skip + $0 }
         var kept: [(event: ArchiveEvent, order: Int)] = []
         var count = 0

@@ -48,7 +48,7 @@ public struct WorkoutsAnswer: Answer {
         if let activity, !Self.isActivityName(activity) { throw AnswerError.unknownActivity(activity) }
         self.range = range
         self.activity = activity
-        self.offset = max(0, offset)
+        self.offset = min(max(0, offset), DayRange.Limits.maximumOffset)
         let clock = LocalClock()
         var workouts: [Workout] = []
         // A window of archive days at a time (a decade of route fixes never sits in memory), each
@@ -83,7 +83,7 @@ public struct WorkoutsAnswer: Answer {
     init(range: DayRange, activity: String?, sorted: [Workout], offset: Int, completed: @escaping @Sendable (Range<Int>) -> [Workout]) {
         self.range = range
         self.activity = activity
-        self.offset = max(0, offset)
+        self.offset = min(max(0, offset), DayRange.Limits.maximumOffset)
         found = sorted
         self.completed = completed
     }

@@ -13,11 +13,16 @@ public struct NiceScale: Sendable, Equatable {
     /// About `target` steps over `[low, high]`; with `zero` the axis reaches 0 (bars start there).
     /// An empty or flat range is widened so the axis still has ticks.
     public init(low: Double, high: Double, target: Int = 5, zero: Bool = false) {
-        var low = low.isFinite ? low : 0, high = high.isFinite ? high : 1
+        // Ends held within ±10³⁰⁰ and at least 10⁻⁹ apart, so that every step below stays a
+        // finite, normal number whatever a day holds (a stored 1e308 kg, a subnormal reading):
+        // the decimals are then a small whole number, never a trap converting infinity or NaN.
+        let limit = 1e300
+        var low = low.isFinite ? Swift.min(Swift.max(low, -limit), limit) : 0
+        var high = high.isFinite ? Swift.min(Swift.max(high, -limit), limit) : 1
         if zero { low = Swift.min(low, 0); high = Swift.max(high, 0) }
         if high < low { swap(&low, &high) }
-        if high == low {
-            let pad = low == 0 ? 1 : abs(low) * 0.1
+        if high - low < 1e-9 {
+            let pad = low == 0 ? 1 : Swift.max(abs(low) * 0.1, 1e-9)
             low = zero && low >= 0 ? Swift.min(low, 0) : low - pad
             high += pad
         }

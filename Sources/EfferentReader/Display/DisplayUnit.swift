@@ -65,6 +65,10 @@ public struct DisplayUnit: Sendable, Equatable {
     /// `1234567.891` → `1,234,568` (decimals 0), `-0.5` → `-0.50` (decimals 2).
     public static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "–" }
+        // Past 10¹⁵ a whole number no longer fits the digits below exactly (and past 9.2·10¹⁸
+        // not Int64 at all): such a value is no measurement, and is shown in powers of ten.
+        guard abs(value) < 1e15 else { return String(format: "%.4g", value) }
+        let decimals = Swift.min(Swift.max(decimals, 0), 6)
         let scale = pow(10.0, Double(decimals))
         var rounded = (abs(value) * scale).rounded() / scale
         if rounded == 0 { rounded = 0 }

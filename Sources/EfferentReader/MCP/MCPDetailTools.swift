@@ -25,7 +25,7 @@ enum MCPDetailTools {
             let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 30, today: today), source: source)
             return scope.annotated(try stateOfMind(scope.range, source: source))
         case "phone_data_workout":
-            guard let text = arguments["start"]?.stringValue, let start = Int64(text) ?? ISOInstant.secondsWritten(text) else {
+            guard let text = arguments["start"]?.stringValue, let start = InstantArgument.seconds(text) else {
                 throw MCPDetailError.badStart
             }
             return try workout(start: start, source: source)

@@ -33,7 +33,7 @@ enum MCPTools {
         let range: [String: JSONValue] = ["since": day, "until": day]
         let period: JSONValue = .object(["type": .string("object"), "required": .array([.string("since"), .string("until")]),
                                          "properties": .object(["since": day, "until": day])])
-        let offset: JSONValue = .object(["type": .string("integer"), "minimum": .number(0),
+        let offset: JSONValue = .object(["type": .string("integer"), "minimum": .number(0), "maximum": .number(Double(DayRange.Limits.maximumOffset)),
                                          "description": .string("Rows to skip: the next page's offset, as an answer's next.offset gives it")])
         return [
             tool("phone_data_overview", "What the archive holds: every metric, kind, unit, days covered and events. Call this first."),

@@ -39,11 +39,17 @@ public enum SQLQueryError: Error, Equatable, CustomStringConvertible {
     case tookTooLong(seconds: Double)
     /// It made a string or blob past the ceiling.
     case tooBig(bytes: Int)
+    /// One row held more than the ceiling, its values together.
+    case rowTooBig(bytes: Int)
+    /// It needed more memory (sorts, temporary tables, values) than SQLite may hold.
+    case tooMuchMemory(bytes: Int64)
+    /// Its temporary files (sorts that spill, transient tables) grew past the ceiling.
+    case temporaryFilesTooBig(bytes: Int64)
 
     /// Whether the statement itself is at fault (a usage error), rather than the file.
     public var isRefusal: Bool {
         switch self {
-        case .failed, .tookTooLong, .tooBig: return false
+        case .failed, .tookTooLong, .tooBig, .rowTooBig, .tooMuchMemory, .temporaryFilesTooBig: return false
         default: return true
         }
     }
@@ -68,6 +74,14 @@ public enum SQLQueryError: Error, Equatable, CustomStringConvertible {
             return "the statement was stopped after \(time) s; narrow it (a WHERE on day, a LIMIT), or give it longer with --time-limit."
         case let .tooBig(bytes):
             return "the statement made a value over \(bytes >> 20) MiB and was stopped; a string or blob that large is no answer to read."
+        case let .rowTooBig(bytes):
+            return "the statement made a row over \(bytes >> 20) MiB and was stopped; select fewer or smaller values (length(x) instead of x)."
+        case let .tooMuchMemory(bytes):
+            return "the statement needed more than \(bytes >> 20) MiB of memory and was stopped; "
+                + "narrow it (a WHERE on day, a LIMIT) or select fewer and smaller values."
+        case let .temporaryFilesTooBig(bytes):
+            return "the statement's sorts and temporary tables passed \(bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB") on disk and it was stopped; "
+                + "narrow it (a WHERE on day, a LIMIT) or aggregate before DISTINCT and ORDER BY."
         }
     }
 }

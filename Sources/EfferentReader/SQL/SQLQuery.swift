@@ -7,7 +7,10 @@ import EfferentSQLite
 /// Three locks keep it reading: the file is opened read-only, `PRAGMA query_only` is set, and an
 /// authorizer refuses at prepare time anything but reading (writes, schema changes, ATTACH,
 /// transactions, pragmas that set something); a statement SQLite itself does not call read-only
-/// (VACUUM INTO) is refused too.
+/// (VACUUM INTO) is refused too. Bounds keep it small: a value, a row, the running time, its
+/// temporary files, and in a process that called `boundProcessMemory` all of SQLite's memory;
+/// past each the statement stops with a sentence, and `printf` past the value bound is an error
+/// rather than SQLite's NULL.
 public final class SQLQuery {
     private let connection: SQLiteConnection
     private let statement: SQLiteStatement
@@ -17,19 +20,39 @@ public final class SQLQuery {
 
     /// The longest string or blob a statement may make (`randomblob(1000000000)` is refused).
     public static let maxValueBytes: Int32 = 64 << 20
+    /// The most one row may hold, all its values together (20 values of 60 MB are refused).
+    public static let maxRowBytes = 64 << 20
+    /// What SQLite may hold in memory in a process that runs untrusted statements
+    /// (`boundProcessMemory`): page caches, the parts of sorts that stay in memory, values.
+    public static let maxMemoryBytes: Int64 = 512 << 20
+    /// What a statement's temporary files (sorts that spill, DISTINCT's and GROUP BY's transient
+    /// tables) may hold together: room for sorting every event of the largest history, and a stop
+    /// for a recursive CTE without an end, which grew them by 1.6 GB in 30 s.
+    public static let maxTemporaryBytes: Int64 = 2 << 30
+
+    /// Bounds SQLite's memory in this process to `maxMemoryBytes`; call it before the process opens
+    /// any database (`efferent sql` does, first). Returns false when it is too late to.
+    @discardableResult
+    public static func boundProcessMemory() -> Bool { SQLiteConnection.limitProcessMemory(bytes: maxMemoryBytes) }
     /// How long a statement may run by default (a recursive CTE without an end is stopped).
     public static let defaultSeconds: Double = 300
     private let seconds: Double
 
+    private let temporaryBytes: Int64
+
     /// Prepares `sql` over the database at `path`; throws `SQLQueryError` for a statement it will
-    /// not run, with the sentence to show. The statement may run `seconds` from now.
-    public init(path: String, sql: String, seconds: Double = SQLQuery.defaultSeconds) throws {
+    /// not run, with the sentence to show. The statement may run `seconds` from now, and its
+    /// temporary files may hold `temporaryBytes`.
+    public init(path: String, sql: String, seconds: Double = SQLQuery.defaultSeconds,
+                temporaryBytes: Int64 = SQLQuery.maxTemporaryBytes) throws {
         self.seconds = seconds
-        connection = try SQLiteConnection(path: path, readOnly: true, create: false)
+        self.temporaryBytes = temporaryBytes
+        connection = try SQLiteConnection(path: path, readOnly: true, create: false, temporaryFileLimit: temporaryBytes)
         try connection.execute("PRAGMA query_only = 1")
         // Bounded before the authorizer goes on (it refuses pragmas that set something): values,
         // the page cache (sorts spill to files past it) and the running time.
         try connection.limitUntrusted(maxLength: Self.maxValueBytes, seconds: seconds)
+        try connection.failOversizedPrintf()
         try connection.allowOnlyReading()
         let prepared: SQLiteStatement
         do {
@@ -82,7 +105,15 @@ public final class SQLQuery {
             finished = true
             if error.isInterrupted || connection.deadlineExpired { throw SQLQueryError.tookTooLong(seconds: seconds) }
             if error.isTooBig { throw SQLQueryError.tooBig(bytes: Int(Self.maxValueBytes)) }
+            if error.isOutOfMemory { throw SQLQueryError.tooMuchMemory(bytes: Self.maxMemoryBytes) }
+            if error.isFull { throw SQLQueryError.temporaryFilesTooBig(bytes: temporaryBytes) }
             throw SQLQueryError.failed(error.message)
+        }
+        // Read before any value is copied out: a row of many large values is refused whole.
+        let rowBytes = (0..<Int32(columns.count)).reduce(0) { $0 + statement.byteCount($1) }
+        guard rowBytes <= Self.maxRowBytes else {
+            finished = true
+            throw SQLQueryError.rowTooBig(bytes: Self.maxRowBytes)
         }
         return (0..<Int32(columns.count)).map { column in
             switch statement.value(column) {

@@ -11,7 +11,7 @@ import Foundation
 ///   any other category at most 400 days (a pregnancy runs 280);
 /// - values: finite; totals (cumulative quantities) never negative and at most a ceiling per
 ///   unit that no single sample reaches; readings within bounds per metric where physiology
-///   sets them, and otherwise within ±10¹².
+///   sets them, and otherwise within ±10¹² (`PhysicalBounds`, which agents' edits meet too).
 enum Plausibility {
     /// 1900-01-01T00:00:00Z.
     static let earliest = Double(ProtocolLimits.earliestDay.startUnixSeconds)
@@ -47,7 +47,7 @@ enum Plausibility {
         if let value = mapped.value, !value.isFinite { return .unreadable("a value that is not a finite number") }
         if let duration = mapped.duration, !duration.isFinite { return .unreadable("a value that is not a finite number") }
         if let value = mapped.value, let bounds = limits.bounds, !bounds.contains(value) {
-            return .unreadable("a value outside \(number(bounds.lowerBound))…\(number(bounds.upperBound)) \(mapped.target.unit ?? "")"
+            return .unreadable("a value outside \(PhysicalBounds.text(bounds)) \(mapped.target.unit ?? "")"
                                    .trimmingCharacters(in: .whitespaces))
         }
         if let duration = mapped.duration, duration < 0 { return .unreadable("a negative duration") }
@@ -63,32 +63,11 @@ enum Plausibility {
         }
     }
 
-    /// Physiological bounds of the readings that have them (wire units).
-    static let readingBounds: [String: ClosedRange<Double>] = [
-        "heartRate": 1...400, "restingHeartRate": 1...400, "walkingHeartRateAverage": 1...400, "respiratoryRate": 0...200,
-        "heartRateVariability": 0...5000, "oxygenSaturation": 0...1, "bodyMass": 0.1...1000, "leanBodyMass": 0.1...1000,
-        "bodyFatPercentage": 0...1, "height": 0.1...3, "bodyTemperature": 10...50, "basalBodyTemperature": 10...50,
-        "bloodPressureSystolic": 0...400, "bloodPressureDiastolic": 0...400, "vo2Max": 0...150, "bodyMassIndex": 1...200,
-    ]
-
-    /// The most one sample of a total may hold, by wire unit: far beyond any real sample, far
-    /// below a number that overflows a sum.
-    static let totalCeilings: [String: Double] = [
-        "count": 10_000_000, "m": 10_000_000, "kcal": 1_000_000, "min": 1_000_000, "s": 100_000_000,
-        "g": 1_000_000, "mL": 100_000_000, "L": 100_000,
-    ]
-
     static func bounds(of target: MetricMapping.Target) -> ClosedRange<Double>? {
-        if let reading = readingBounds[target.metric] { return reading }
-        if target.isTotal { return 0...(target.unit.flatMap { totalCeilings[$0] } ?? 1e12) }
-        return -1e12...1e12
+        PhysicalBounds.bounds(metric: target.metric, unit: target.unit, isTotal: target.isTotal)
     }
 
     static func spanText(_ seconds: Double) -> String {
         seconds >= 86_400 ? "\(Int(seconds / 86_400)) days" : "\(Int(seconds / 3600)) h"
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

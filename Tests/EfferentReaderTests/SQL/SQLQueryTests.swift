@@ -109,6 +109,53 @@ import Testing
         #expect(try small.next() == [.number(1_000_000)])
     }
 
+    /// Issue 45: the value ceiling is per value, so a row of many values under it is bounded as a
+    /// whole before any of it is copied out.
+    @Test func aRowPastTheCeilingStopsTheStatement() throws {
+        let columns = (0..<3).map { _ in "randomblob(30000000)" }.joined(separator: ", ")
+        let query = try SQLQuery(path: try database(), sql: "SELECT \(columns)")
+        let error = try #require(throws: SQLQueryError.self) { _ = try query.next() }
+        #expect(error == .rowTooBig(bytes: SQLQuery.maxRowBytes) && !error.isRefusal)
+        #expect(error.description.hasPrefix("the statement made a row over 64 MiB and was stopped"))
+        #expect(try query.next() == nil, "a stopped statement is not run again")
+        let under = try SQLQuery(path: try database(), sql: "SELECT length(randomblob(20000000)), randomblob(20000000), randomblob(20000000)")
+        #expect(try under.next()?.first == .number(20_000_000))
+    }
+
+    /// Issue 45: SQLite's printf answers NULL past the length limit; here it is an error, and
+    /// printf and format otherwise answer exactly as SQLite's own (NULL format included).
+    @Test func printfPastTheCeilingIsAnErrorNotNull() throws {
+        for sql in ["SELECT printf('%.*c', 1000000000, 'x')", "SELECT format('%.*c', 100000000, 'y')", "SELECT printf('%2000000000d', 1)"] {
+            let query = try SQLQuery(path: try database(), sql: sql)
+            let error = try #require(throws: SQLQueryError.self, "\(sql)") { _ = try query.next() }
+            #expect(error == .tooBig(bytes: Int(SQLQuery.maxValueBytes)), "\(sql): \(error)")
+        }
+        let cases: [(String, [JSONValue])] = [
+            ("SELECT printf('%d-%05.1f|%s|%q', 42, 3.14159, NULL, 'it''s')", [.string("42-003.1||it''s")]),
+            ("SELECT format('%s %s', 'a'), printf(NULL), printf('%c', 'xyz'), length(printf('%.*c', 1000, 'z'))",
+             [.string("a "), .null, .string("x"), .number(1000)]),
+            ("SELECT printf('%d', value) FROM (SELECT 1 AS value UNION ALL SELECT 22 UNION ALL SELECT 333) ORDER BY 1", [.string("1")]),
+        ]
+        for (sql, expected) in cases {
+            let query = try SQLQuery(path: try database(), sql: sql)
+            #expect(try query.next() == expected, "\(sql)")
+        }
+    }
+
+    /// Issue 45: a recursive CTE without an end under count(DISTINCT …) grew temporary files by
+    /// 1.6 GB in 30 s; their bytes are capped together (here at 8 MiB), and freed when it stops.
+    @Test func temporaryFilesPastTheCeilingStopTheStatement() throws {
+        let sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(DISTINCT randomblob(200)) FROM c"
+        let query = try SQLQuery(path: try database(), sql: sql, seconds: 60, temporaryBytes: 8 << 20)
+        let error = try #require(throws: SQLQueryError.self) { _ = try query.next() }
+        #expect(error == .temporaryFilesTooBig(bytes: 8 << 20) && !error.isRefusal, "\(error)")
+        #expect(error.description.hasPrefix("the statement's sorts and temporary tables passed 8 MiB on disk and it was stopped"))
+        // A sort that spills within the ceiling is answered.
+        let sorted = try SQLQuery(path: try database(), sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) "
+                                  + "SELECT count(DISTINCT x), max(x) FROM c", temporaryBytes: 64 << 20)
+        #expect(try sorted.next() == [.number(200_000), .number(200_000)])
+    }
+
     @Test func aStatementWithoutEndIsStoppedAtItsTimeLimit() throws {
         let sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
         let query = try SQLQuery(path: try database(), sql: sql, seconds: 0.2)
