@@ -1,5 +1,5 @@
 /// `HKWorkoutActivityType` names → the raw numbers the wire carries as text (§4.2: `"37"`).
-enum WorkoutActivity {
+public enum WorkoutActivity {
     static let numbers: [String: Int] = [
         "AmericanFootball": 1, "Archery": 2, "AustralianFootball": 3, "Badminton": 4, "Baseball": 5, "Basketball": 6,
         "Bowling": 7, "Boxing": 8, "Climbing": 9, "Cricket": 10, "CrossTraining": 11, "Curling": 12, "Cycling": 13,
@@ -21,7 +21,7 @@ enum WorkoutActivity {
     static let lowercased: [String: Int] = Dictionary(uniqueKeysWithValues: numbers.map { ($0.key.lowercased(), $0.value) })
 
     /// `HKWorkoutActivityTypeRunning`, `running` or `37` → `"37"`; anything unknown → `"3000"` (other).
-    static func number(_ name: String?) -> String {
+    public static func number(_ name: String?) -> String {
         guard let name, !name.isEmpty else { return "3000" }
         if name.allSatisfy(\.isNumber) { return name }
         let bare = name.hasPrefix("HKWorkoutActivityType") ? String(name.dropFirst("HKWorkoutActivityType".count)) : name
@@ -31,7 +31,7 @@ enum WorkoutActivity {
 
     /// The distance type a workout's legacy `totalDistance` counts, by its activity number: what
     /// HealthKit records for that activity (walking and running unless the activity says otherwise).
-    static func distanceType(_ number: String) -> String {
+    public static func distanceType(_ number: String) -> String {
         let type = switch number {
         case "13", "74": "DistanceCycling"
         case "46": "DistanceSwimming"

@@ -21,7 +21,7 @@ final class RecordInserter {
     /// The `statement.clearings` that `boundText` holds for: another use of the same SQL clears
     /// the statement's bindings, and then `boundText` is forgotten.
     private var clearings: Int
-    /// Where added totals lie, when the store holds phone buckets they could make stale (nil: none
+    /// Where added totals lie, when the store holds supplied totals they could make stale (nil: none
     /// stored, and nothing is noted).
     private(set) var totalChanges: TotalChanges?
     /// Decision A.14, an import's side: finds a row a phone sample brought that no export record of
@@ -72,12 +72,12 @@ final class RecordInserter {
         self.db = db
         self.run = run
         self.existing = existing
-        totalChanges = try SourceStore.holdsTotalBuckets(db) ? TotalChanges() : nil
+        totalChanges = try SourceStore.holdsSuppliedTotals(db) ? TotalChanges() : nil
         if phone {
             phoneTwin = nil
-            // Only an import (not a phone's receive run) stores rows no UUID claims.
-            let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> 'pulshealth-receive')")
-                .first { $0.int64(0) == 1 } ?? false
+            // Only an import (not a run held for a receiver's commits) stores rows no UUID claims.
+            let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> ?)")
+                .first([.text(SourceStore.heldRunFormat)]) { $0.int64(0) == 1 } ?? false
             exportTwin = imported ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
             claimed = imported ? try db.statement("UPDATE record SET sample = ?, matched = seen WHERE rid = ?") : nil
             takenBack = nil

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentWriter
 
 /// The detail a Puls Sync batch carries beyond plain samples, as parts (decision A.9). Values
 /// arrive in the catalogue's canonical units, so parts take them as written.
