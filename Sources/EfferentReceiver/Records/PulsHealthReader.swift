@@ -9,8 +9,10 @@ import EfferentWriter
 /// start, end` in epoch milliseconds, `value, unit, category, sourceName, device, metadata` and
 /// the kind's detail object), route and series lines. Quantities, categories and workouts map as
 /// an export's do; a workout's statistics, events and activities, route fixes, series points,
-/// ECGs, beats, State of Mind and activity summaries become their parts. What the archive leaves
-/// out (aggregates it computes itself, deletions, the profile, medication doses) is reported.
+/// ECGs, beats, State of Mind, medication doses and activity summaries become their parts, every
+/// word the protocol names an enumeration with mapped to HealthKit's value (`PulsVocabulary`).
+/// What the archive leaves out (aggregates it computes itself, deletions, the profile, a
+/// medication's name) is reported.
 public final class PulsHealthReader: LineInputReader {
     public let sink: ExportSink
     public private(set) var recordCount = 0
@@ -115,7 +117,11 @@ public final class PulsHealthReader: LineInputReader {
             record.kind = .workout
             let workout = object["workout"]
             if let activity = workout?["activityType"], !activity.isNull {
+                // The word as sent names the record (decision A.6); HealthKit's number for it, when
+                // known, is what the archive files (`strength_training` is traditional strength
+                // training, never "other").
                 record.activity = activity.stringValue ?? activity.numberValue.map(EfferentEventReader.text)
+                record.resolvedActivity = activity.stringValue.flatMap(PulsVocabulary.activity)
             }
             record.duration = workout?["duration"]?.numberValue ?? (endMS - startMS) / 1000
             recordCount += 1
@@ -132,7 +138,8 @@ public final class PulsHealthReader: LineInputReader {
             recordCount += 1
             return try stateOfMind(record, object["stateOfMind"])
         case "medicationDose":
-            return try sink.leftOut(LeftOut(type, .onPurpose("a medication's name and dose are text the day body has no field for")))
+            recordCount += 1
+            return try medicationDose(record, object["medicationDose"])
         default:
             throw bad("an unknown sample kind", number)
         }
