@@ -86,7 +86,8 @@ struct ReceiverBatchWriter {
                 }
                 created += db.changes
             }
-            try db.insert(mapped.records, sample: workout)
+            // A series' points are readings of their type the phone also sends as samples (§4.4).
+            try db.insert(mapped.records, sample: workout, repeatsSamples: table == "phone_series_point")
         }
         return created
     }

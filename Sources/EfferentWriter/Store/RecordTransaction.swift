@@ -56,9 +56,11 @@ public final class RecordTransaction {
     /// Stores the held records at `positions`, each insert-if-absent by its identity (A.6), or
     /// met with an export's row of the same sample (A.14); `sample` is the caller's row they
     /// belong to (`removeRecords(ofSample:)` takes them with it), nil for a ring day's.
-    public func insert(_ positions: Range<Int>, sample: Int64?) throws {
+    /// `repeatsSamples`: they repeat readings other samples bring on their own (a workout's
+    /// series), so an export's row one of those samples met stands for them too.
+    public func insert(_ positions: Range<Int>, sample: Int64?, repeatsSamples: Bool = false) throws {
         checkOpen()
-        for index in positions where try rows.insert(held.records[index], sample: sample) { added += 1 }
+        for index in positions where try rows.insert(held.records[index], sample: sample, repeatsSample: repeatsSamples) { added += 1 }
     }
 
     /// An ECG (`kind` `ecg`) or a heartbeat series (`heartbeatSeries`) an export brought first is
