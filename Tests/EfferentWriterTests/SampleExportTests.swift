@@ -146,7 +146,8 @@ import Testing
         let sink = CollectingSink()
         #expect(try ExportImporter.read(ExportFixtures.sample("pulshealth-ndjson/02-workout-route-series.ndjson"), into: sink, lineFormats: [PulsHealthReader.format]).records == 1)
         #expect(sink.samples.prefix(1) == [SourceRecord(kind: .workout, type: "HKWorkoutTypeIdentifier", source: "Apple Watch", deviceModel: "Apple Watch",
-                                              start: 1_718_000_000, end: 1_718_003_600.5, activity: "running", duration: 3600.5)])
+                                              start: 1_718_000_000, end: 1_718_003_600.5, activity: "running", resolvedActivity: "37",
+                                              duration: 3600.5)], "the app's word, and HealthKit's number for it")
         #expect(sink.records(ofType: "workout.heartRate.average").map(\.value) == [152])
         #expect(sink.records(ofType: "workout.activeEnergy.sum").map(\.value) == [450.2])
         #expect(sink.records(ofType: "workout.distanceWalkingRunning.sum").map(\.value) == [8046.7])
