@@ -61,11 +61,13 @@ let package = Package(
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
                                                        "EfferentSystem", "EfferentClient"], swiftSettings: optimizedInDebug),
 
-        // The phone's receiver (Puls Sync Protocol v1) on the shared HTTP layer: its own tables
-        // (paired phones, samples by UUID, batches taken) beside the writer's in one file, each
-        // batch's records and day marks committed through the writer, sealed and uploaded by it.
+        // The phone's receiver: Puls Sync Protocol v1, all of it — the lines read and checked, their
+        // mapping to records (also for `efferent import` of saved batches), its own tables (paired
+        // phones, samples by UUID, buckets, batches taken) beside the writer's in one file, each
+        // batch committed in the one transaction the writer lends it — on the shared HTTP layer.
         .target(name: "EfferentReceiver", dependencies: ["EfferentWriter", "EfferentHTTP", "EfferentCore", "EfferentCrypto", "EfferentQRCode",
-                                                         "EfferentSQLite", "EfferentSystem"]),
+                                                         "EfferentSQLite", "EfferentSystem", "EfferentClient"],
+                swiftSettings: optimizedInDebug),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
         .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],
@@ -107,7 +109,7 @@ let package = Package(
                           path: "Sources/Tools/efferent-interop"),
 
         // libFuzzer targets (scripts/fuzz).
-        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter", "EfferentReader", "EfferentSystem"],
+        .target(name: "EfferentFuzzing", dependencies: ["EfferentCore", "EfferentClient", "EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentSystem"],
                 path: "Sources/Tools/EfferentFuzzing"),
         .executableTarget(name: "fuzz-json", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-json"),
         .executableTarget(name: "fuzz-frame", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-frame"),
@@ -132,7 +134,7 @@ let package = Package(
         .testTarget(name: "EfferentDashboardTests", dependencies: ["EfferentDashboard", "EfferentReader", "EfferentClient", "EfferentCore",
                                                              "EfferentServer", "EfferentHTTP", "EfferentCompression", "EfferentTestSupport", "EfferentServiceTestSupport"]),
         .testTarget(name: "EfferentClientTests", dependencies: ["EfferentClient", "EfferentCore", "EfferentTestSupport"]),
-        .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentClient", "EfferentServer", "EfferentCore",
+        .testTarget(name: "EfferentWriterTests", dependencies: ["EfferentWriter", "EfferentReceiver", "EfferentClient", "EfferentServer", "EfferentCore",
                                                           "EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentHTTP",
                                                           "EfferentTestSupport", "EfferentServiceTestSupport", "EfferentExportGenerator", "EfferentReader", "EfferentSystem"]),
         .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",

@@ -1690,6 +1690,14 @@ dl.facts dd{margin:0}
          "type": "string",
          "description": "What a unitless value means."
         },
+        "notYetKnown": {
+         "type": "object",
+         "additionalProperties": {
+          "type": "integer",
+          "minimum": 1
+         },
+         "description": "Words held as the phone sent them (an activity, a label, a classification) that this version does not map yet, with how many events carry each; a later version maps them without a re-import."
+        },
         "events": {
          "type": "integer",
          "minimum": 0

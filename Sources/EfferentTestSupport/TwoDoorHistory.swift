@@ -10,7 +10,11 @@ import Foundation
 /// each day's activity rings, a night's heart-rate variability with its heartbeat series (the
 /// export nests the beats in the HRV record, rates rounded to whole numbers, times of day to the
 /// centisecond) and a weekly ECG (the export's CSV file, which names the device, not the source),
-/// from a Watch and an iPhone, over `days` days from a seed.
+/// from a Watch and an iPhone, over `days` days from a seed. A day's workout is, in turn, each
+/// activity the export generator writes — named as each door names it: the app's word
+/// (`strength_training`, §4.1) and the export's `HKWorkoutActivityType…` — with its activity (the
+/// whole workout, as watchOS 9 and later record one) and the Watch's heart rate every two minutes
+/// during it, which the app also sends as the workout's heart-rate series.
 public struct TwoDoorHistory: Sendable {
     public struct Sample: Sendable {
         public let uuid: String
@@ -32,6 +36,10 @@ public struct TwoDoorHistory: Sendable {
         public var events: [(type: Int, at: Double)] = []
         /// A workout's GPS fixes.
         public var route: [RouteFix] = []
+        /// A workout's activity, as the app names it (`strength_training`).
+        public var activity = "running"
+        /// A workout's heart-rate readings (each also a sample of its own), as its series.
+        public var series: [(t: Double, value: Double)] = []
         /// A heartbeat series' beats, seconds from its start.
         public var beats: [Double] = []
         /// An ECG's voltages (µV) at 512 Hz.
@@ -54,6 +62,11 @@ public struct TwoDoorHistory: Sendable {
 
     public let samples: [Sample]
     public let rings: [Rings]
+
+    /// The activities of the workouts, one a day in turn: every one the export generator writes
+    /// (`DayPlan.WorkoutKind`), by the app's word and the export's `HKWorkoutActivityType` suffix.
+    public static let activities = [("running", "Running"), ("walking", "Walking"), ("cycling", "Cycling"), ("yoga", "Yoga"),
+                                    ("strength_training", "TraditionalStrengthTraining"), ("swimming", "Swimming")]
 
     /// The export's unit of a canonical one, and the factor from the canonical to it.
     static let exportUnits: [String: (unit: String, factor: Double)] = ["m": ("km", 0.001), "kg": ("lb", 1 / 0.45359237)]
@@ -112,14 +125,29 @@ public struct TwoDoorHistory: Sendable {
             let run = midnight + 18 * 3600 + Int64.random(in: 0...1800, using: &random)
             add("HKWorkoutTypeIdentifier", "workout", instant(run), instant(run + Int64.random(in: 1200...3600, using: &random)), nil, nil,
                 watch: true)
-            samples[samples.count - 1].energy = Double.random(in: 100...700, using: &random)
-            samples[samples.count - 1].distance = Double.random(in: 2000...12_000, using: &random)
+            let workout = samples.count - 1
+            let activity = Self.activities[day % Self.activities.count].0
+            samples[workout].activity = activity
+            samples[workout].energy = Double.random(in: 100...700, using: &random)
+            let distance = Double.random(in: 2000...12_000, using: &random)
+            // Yoga and strength training cover no distance; only what moves outdoors has a route.
+            if !["yoga", "strength_training"].contains(activity) { samples[workout].distance = distance }
             let low = Double(Int.random(in: 80...110, using: &random))
-            samples[samples.count - 1].heartRate = (low, low + Double.random(in: 20...50, using: &random), low + 70)
-            let runStart = samples[samples.count - 1].start
-            samples[samples.count - 1].events = [(1, runStart + 600_000 + Double(extra.next() % 999) + 0.5),
-                                                 (2, runStart + 720_000 + Double(extra.next() % 999) + 0.5)]
-            samples[samples.count - 1].route = Self.route(from: runStart, using: &extra)
+            samples[workout].heartRate = (low, low + Double.random(in: 20...50, using: &random), low + 70)
+            let runStart = samples[workout].start
+            samples[workout].events = [(1, runStart + 600_000 + Double(extra.next() % 999) + 0.5),
+                                       (2, runStart + 720_000 + Double(extra.next() % 999) + 0.5)]
+            if ["running", "walking", "cycling"].contains(activity) { samples[workout].route = Self.route(from: runStart, using: &extra) }
+            // The Watch's heart rate during it, every two minutes from its first: samples of their
+            // own (both doors), and the workout's series (the app's later phase sends it too).
+            var reading = runStart + 60_000 + Double(extra.next() % 999) + 0.125
+            while reading < samples[workout].end {
+                let value = Double(110 + extra.next() % 60)
+                samples[workout].series.append((reading, value))
+                samples.append(Sample(uuid: uuid(), type: "HKQuantityTypeIdentifierHeartRate", kind: "quantity", start: reading, end: reading,
+                                      value: value, unit: "count/min", source: "Apple Watch"))
+                reading += 120_000
+            }
             // The night's HRV reading, and the heartbeat series it was computed from right after it.
             let hrv = midnight + 3 * 3600 + Int64(extra.next() % 1800)
             let beats = (0..<40).reduce(into: [Double]()) { beats, _ in
@@ -177,11 +205,22 @@ public struct TwoDoorHistory: Sendable {
             return PulsBatchText.batch(type: "mixed", samples: lines)
         }
         let routes = samples.filter { !$0.route.isEmpty }.map(Self.routeLine)
-        if !routes.isEmpty || !rings.isEmpty {
-            batches.append(PulsBatchText.batch(type: "mixed", routes: routes, summaries: rings.map(Self.ringsLine)))
+        let series = samples.filter { !$0.series.isEmpty }.map(Self.seriesLine)
+        if !routes.isEmpty || !series.isEmpty || !rings.isEmpty {
+            batches.append(PulsBatchText.batch(type: "mixed", routes: routes, series: series, summaries: rings.map(Self.ringsLine)))
         }
         return batches
     }
+
+    /// A workout's heart rate as the app's series line (§4.4), its points the readings' own instants and values.
+    static func seriesLine(_ sample: Sample) -> String {
+        let points = sample.series.map { "{\"t\":\(PulsBatchText.number($0.t)),\"value\":\(PulsBatchText.number($0.value))}" }
+        return "{\"series\":{\"workoutUUID\":\"\(sample.uuid)\",\"type\":\"HKQuantityTypeIdentifierHeartRate\",\"unit\":\"count/min\","
+            + "\"points\":[\(points.joined(separator: ","))]}}"
+    }
+
+    /// The export's `HKWorkoutActivityType` suffix for the app's word.
+    static func exportActivity(_ word: String) -> String { activities.first { $0.0 == word }?.1 ?? "Other" }
 
     static func routeLine(_ sample: Sample) -> String {
         let points = sample.route.map { fix in
@@ -217,7 +256,10 @@ public struct TwoDoorHistory: Sendable {
             return head + ",\"ecg\":{\"classification\":\"sinusRhythm\",\"samplingFrequencyHz\":512,\"symptomsStatus\":\"none\","
                 + "\"voltagesUV\":[\(sample.voltages.map { String($0) }.joined(separator: ","))]}}"
         default:
-            var detail = "\"activityType\":\"running\",\"duration\":\(PulsBatchText.number((sample.end - sample.start) / 1000))"
+            let seconds = (sample.end - sample.start) / 1000
+            var detail = "\"activityType\":\"\(sample.activity)\",\"duration\":\(PulsBatchText.number(seconds))"
+                + ",\"activities\":[{\"activityType\":\"\(sample.activity)\",\"start\":\(PulsBatchText.number(sample.start)),"
+                + "\"end\":\(PulsBatchText.number(sample.end)),\"duration\":\(PulsBatchText.number(seconds))}]"
             if let energy = sample.energy { detail += ",\"totalEnergyKcal\":\(PulsBatchText.number(energy))" }
             if let distance = sample.distance { detail += ",\"totalDistanceMeters\":\(PulsBatchText.number(distance))" }
             if !sample.events.isEmpty {
@@ -280,7 +322,10 @@ public struct TwoDoorHistory: Sendable {
                 var totals = ""
                 if let distance = sample.distance { totals += " totalDistance=\"\(Self.sixDigits(distance / 1000))\" totalDistanceUnit=\"km\"" }
                 if let energy = sample.energy { totals += " totalEnergyBurned=\"\(Self.sixDigits(energy))\" totalEnergyBurnedUnit=\"kcal\"" }
-                text += " <Workout workoutActivityType=\"HKWorkoutActivityTypeRunning\" duration=\"\(minutes)\" durationUnit=\"min\"\(totals) \(common)>\n"
+                text += " <Workout workoutActivityType=\"HKWorkoutActivityType\(Self.exportActivity(sample.activity))\" duration=\"\(minutes)\" "
+                    + "durationUnit=\"min\"\(totals) \(common)>\n"
+                text += "  <WorkoutActivity uuid=\"\(sample.uuid)\" startDate=\"\(date(sample.start))\" endDate=\"\(date(sample.end))\" "
+                    + "duration=\"\(minutes)\" durationUnit=\"min\"/>\n"
                 if let rate = sample.heartRate {
                     text += "  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" startDate=\"\(date(sample.start))\" "
                         + "endDate=\"\(date(sample.end))\" average=\"\(Self.sixDigits(rate.average))\" minimum=\"\(Self.sixDigits(rate.minimum))\" "

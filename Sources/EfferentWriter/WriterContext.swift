@@ -87,15 +87,16 @@ public final class WriterContext: Sendable {
         public let zone: ZoneOutcome
     }
 
-    /// Reads the export (or event file) at `url` into the store. A whole Apple export also
-    /// removes, within its own span and metrics, what it no longer holds.
-    public func importExport(at url: URL, progress: ((ExportProgress) -> Void)? = nil) throws -> ImportResult {
-        let input = try ExportLocator.locate(url)
+    /// Reads the export (or event file, or a file of one of `lineFormats`) at `url` into the
+    /// store. A whole Apple export also removes, within its own span and metrics, what it no
+    /// longer holds.
+    public func importExport(at url: URL, lineFormats: [LineFormat] = [], progress: ((ExportProgress) -> Void)? = nil) throws -> ImportResult {
+        let input = try ExportLocator.locate(url, lineFormats: lineFormats)
         let (format, full): (String, Bool) = switch input {
         case .zip: ("apple-zip", true)
         case .xml: ("apple-xml", true)
         case .efferentEvents: ("efferent-ndjson", false)
-        case .pulsHealth: ("pulshealth-ndjson", false)
+        case let .lines(_, lineFormat): (lineFormat.name, false)
         }
         let session = try store.beginImport(source: url.lastPathComponent, format: format, full: full)
         let tally = try ExportImporter.read(input, into: session, progress: progress)

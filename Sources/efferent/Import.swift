@@ -1,4 +1,5 @@
 import EfferentCommandLine
+import EfferentReceiver
 import EfferentWriter
 import Foundation
 
@@ -25,7 +26,8 @@ struct Import: Subcommand {
         let bar = ProgressBar(label: "import", unit: "records")
         defer { bar.finish() }
         let started = Date()
-        let result = try context.importExport(at: URL(fileURLWithPath: path), progress: Environment.isTerminal ? { progress in
+        // Saved Puls Sync batches are read by the receiver's reader, as a phone's posts are.
+        let result = try context.importExport(at: URL(fileURLWithPath: path), lineFormats: [PulsHealthReader.format], progress: Environment.isTerminal ? { progress in
             bar.update(done: progress.records, total: nil, bytes: Int(progress.bytesRead), totalBytes: Int(progress.totalBytes))
         } : nil)
         bar.finish()

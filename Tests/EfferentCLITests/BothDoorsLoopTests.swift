@@ -4,13 +4,17 @@ import Foundation
 import Testing
 
 /// Decision A.14 as an owner meets it: one history (`efferent-export-gen --two-doors`: quantities,
-/// sleep, workouts with statistics, events and GPX routes, rings) fed to four archives on one real
-/// service — by `efferent import` alone, by the phone alone over real HTTP to a real `efferent
-/// receive`, import then phone, and phone then import — each pushed. Every day the service holds
-/// of an archive fed through both doors reads back, event for event, as the archive of the door
-/// that came first: nothing twice, nothing lost.
+/// sleep, workouts of every activity the export generator writes, in the app's words, with
+/// statistics, events, their activity, heart rate and its series, and GPX routes, rings) fed to
+/// four archives on one real service — by `efferent import` alone, by the phone alone over real
+/// HTTP to a real `efferent receive`, import then phone, and phone then import — each pushed.
+/// Every day the service holds of an archive fed through both doors reads back, event for event,
+/// as the archive of the door that came first: nothing twice, nothing lost; and day by day it
+/// holds as many heart-rate readings and workouts as the export alone (issue 45: at the
+/// protocol's word, 0 extra of either).
 @Suite struct BothDoorsLoopTests {
-    static let days = 21
+    /// Three weeks in the suite; `EFFERENT_BOTH_DOORS_DAYS=365` measures a year (issue 45's figure).
+    static let days = ProcessInfo.processInfo.environment["EFFERENT_BOTH_DOORS_DAYS"].flatMap(Int.init) ?? 21
     static let lastDay = LocalDate(year: 2025, month: 3, day: 21)
 
     /// One archive, its writer and (when the phone feeds it) its pairing.
@@ -98,5 +102,42 @@ import Testing
         let afterPhone = try phoneFirst.events(since: since, until: until)
         #expect(afterImport.count == byExport.count && afterImport == byExport, "import → phone reads as the export alone")
         #expect(afterPhone.count == byPhone.count && afterPhone == byPhone, "phone → import reads as the phone alone")
+
+        // Readings and workouts, day by day, against the export alone: none extra, none missing.
+        let alone = Self.readingsAndWorkouts(byExport)
+        #expect(alone.values.reduce(0) { $0 + $1.workouts } == Self.days, "a workout a day")
+        for (order, events) in [("phone alone", byPhone), ("import → phone", afterImport), ("phone → import", afterPhone)] {
+            let tallied = Self.readingsAndWorkouts(events)
+            let days = Set(alone.keys).union(tallied.keys)
+            let extraReadings = days.reduce(0) { $0 + abs((tallied[$1]?.readings ?? 0) - (alone[$1]?.readings ?? 0)) }
+            let extraWorkouts = days.reduce(0) { $0 + abs((tallied[$1]?.workouts ?? 0) - (alone[$1]?.workouts ?? 0)) }
+            print("two doors, \(order), \(Self.days) days: \(extraReadings) readings and \(extraWorkouts) workouts off the export alone's "
+                  + "\(alone.values.reduce(0) { $0 + $1.readings }) and \(alone.values.reduce(0) { $0 + $1.workouts })")
+            #expect(extraReadings == 0 && extraWorkouts == 0, "\(order): \(extraReadings) readings, \(extraWorkouts) workouts off the export alone")
+        }
+        // Each workout under HealthKit's number for its activity, from the phone as from the export.
+        let activities = Set(byPhone.compactMap { line in Self.activity(line) })
+        #expect(activities == Set(["37", "52", "13", "57", "50", "46"].prefix(Self.days)), "\(activities)")
+    }
+
+    /// Per day (`"day"` of each event line): heart-rate readings and workouts.
+    static func readingsAndWorkouts(_ lines: [String]) -> [String: (readings: Int, workouts: Int)] {
+        var tally = [String: (readings: Int, workouts: Int)]()
+        for line in lines {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let metric = object["metric"] as? String, let day = object["day"] as? String ?? (object["start"] as? String).map({ String($0.prefix(10)) })
+            else { continue }
+            if metric == "heartRate" { tally[day, default: (0, 0)].readings += 1 }
+            if metric == "workout" { tally[day, default: (0, 0)].workouts += 1 }
+        }
+        return tally
+    }
+
+    /// A workout line's activity number.
+    static func activity(_ line: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["metric"] as? String == "workout" else {
+            return nil
+        }
+        return object["activity"] as? String
     }
 }

@@ -420,4 +420,40 @@ import Testing
         #expect(try older.indexSnapshot().days.count == 3)
         #expect(older.takeIndexNotice() == nil)
     }
+
+    /// Issue 45: words the writer kept as the phone sent them, because it did not know them — a
+    /// workout's activity (and its activity's), a State of Mind label, an ECG classification —
+    /// are named by `overview` with their counts, from the days and from the index alike.
+    @Test func theOverviewNamesWordsNotYetKnown() async throws {
+        let harness = try await ReaderHarness()
+        let days = (0..<3).map { Self.first.adding(days: $0) }
+        let bodies = try days.enumerated().map { offset, day -> (CalendarDay, String) in
+            let (start, _) = ZoneCalendar(identifier: "Europe/Berlin")!.bounds(of: day)
+            var events = [try DayEvent(kind: .record, metric: "workout", source: "Watch", start: start + 3600, end: start + 7200,
+                                       activity: offset == 1 ? "50" : "zumba_fusion", duration: 3600),
+                          try DayEvent(kind: .record, metric: "workout.activity", source: "Watch", start: start + 3600, end: start + 7200,
+                                       activity: offset == 1 ? "50" : "zumba_fusion", duration: 3600),
+                          try DayEvent(kind: .record, metric: "stateOfMind.label", source: "iPhone", start: start + 60, end: start + 60, value: 17),
+                          try DayEvent(kind: .record, metric: "sleep", source: "Watch", start: start, end: start + 60, stage: "asleepCore")]
+            if offset == 2 {
+                events.append(try DayEvent(kind: .record, metric: "stateOfMind.label", source: "iPhone", start: start + 60, end: start + 60, stage: "nostalgic"))
+                events.append(try DayEvent(kind: .record, metric: "electrocardiogram", source: "Watch", start: start + 90, end: start + 120,
+                                           stage: "classification_9x"))
+            }
+            return (day, String(decoding: DayBody(events: events, timeZone: "Europe/Berlin").bytes, as: UTF8.self))
+        }
+        try await harness.upload(bodies)
+        let mirror = try harness.mirror()
+        _ = try await harness.syncer(mirror).run()
+        let source = MirrorSource(mirror: mirror)
+        let (fromDays, fromIndex) = try Self.both(AnswerRequest(kind: .overview), nil, source)
+        #expect(fromDays == fromIndex)
+        let answer = try OverviewAnswer(from: source)
+        let words = Dictionary(uniqueKeysWithValues: answer.metrics.map { ($0.metric, $0.wordsNotYetKnown) })
+        #expect(words["workout"] == ["zumba_fusion": 2] && words["workout.activity"] == ["zumba_fusion": 2])
+        #expect(words["stateOfMind.label"] == ["nostalgic": 1] && words["electrocardiogram"] == ["classification_9x": 1])
+        #expect(words["sleep"] == [:], "sleep's stages are its own words")
+        #expect(fromIndex.contains("\"notYetKnown\":{\"zumba_fusion\":2}"), "\(fromIndex)")
+        #expect(answer.table.rows.first { $0.first == .string("workout") }?.last == .string("zumba_fusion ×2"))
+    }
 }

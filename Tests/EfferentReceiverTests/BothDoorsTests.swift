@@ -95,11 +95,12 @@ import Testing
         let exportOnly = try scratch.store("export"), phoneOnly = try scratch.store("phone")
         try Self.importing(history.exportFiles(), into: exportOnly, in: scratch)
         try Self.receiving(batches, into: phoneOnly)
-        // Each sample a record; each workout five statistics more (energy, distance, heart rate
-        // minimum, mean and maximum), two events and seven records a route fix; six a day's rings;
-        // a heartbeat series one a beat; an ECG its sampling frequency and one a voltage more.
+        // Each sample a record; each workout four statistics more (energy, heart rate minimum, mean
+        // and maximum) and distance when it covers any, two events, its activity and seven records a
+        // route fix (its heart-rate series is its readings, which are samples of their own); six a
+        // day's rings; a heartbeat series one a beat; an ECG its sampling frequency and one a voltage more.
         let workouts = history.samples.filter { $0.kind == "workout" }
-        let parts = workouts.count * (5 + 2) + workouts.reduce(0) { $0 + 7 * $1.route.count } + 6 * history.rings.count
+        let parts = workouts.reduce(0) { $0 + 4 + ($1.distance == nil ? 0 : 1) + 2 + 1 + 7 * $1.route.count } + 6 * history.rings.count
             + history.samples.reduce(0) { $0 + ($1.kind == "heartbeatSeries" ? $1.beats.count - 1 : 0) + ($1.kind == "ecg" ? 1 + $1.voltages.count : 0) }
         #expect(history.samples.contains { $0.kind == "ecg" } && history.samples.contains { $0.kind == "heartbeatSeries" })
         #expect(try Self.count(exportOnly) == history.samples.count + parts)
@@ -299,5 +300,37 @@ import Testing
         #expect(try Self.receiving([PulsBatchText.batch(samples: lines, aggregates: [bucket])], into: imported).records == 0)
         let totals = try DayBuilder(store: imported, hourlyFrom: nil).events(for: day).filter { $0.kind == .total }
         #expect(totals == before, "the bucket stands for the day: \(totals)")
+    }
+
+    /// The app names a family of activities with one word (`snow_sports`, `dance`): its workout is
+    /// filed under HealthKit's umbrella case, and meets the export's own case of the family
+    /// (downhill skiing, social dance) in either order; a workout of another activity at the same
+    /// time stays its own.
+    @Test func aFamilyWordMeetsTheExportsOwnCase() throws {
+        let scratch = try Scratch()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss '+0000'"
+        let (start, end) = (formatter.string(from: Date(timeIntervalSince1970: Self.at)), formatter.string(from: Date(timeIntervalSince1970: Self.at + 3600)))
+        for (word, exported, meets) in [("snow_sports", "DownhillSkiing", true), ("dance", "SocialDance", true), ("snow_sports", "Running", false)] {
+            let phone = "{\"uuid\":\"\(UUID().uuidString)\",\"type\":\"HKWorkoutTypeIdentifier\",\"kind\":\"workout\",\"start\":\(Self.at * 1000 + 250.5),"
+                + "\"end\":\(Self.at * 1000 + 3_600_250.5),\"sourceName\":\"Apple Watch\",\"workout\":{\"activityType\":\"\(word)\",\"duration\":3600}}"
+            let export = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n <Workout workoutActivityType=\"HKWorkoutActivityType\(exported)\" "
+                + "duration=\"60\" durationUnit=\"min\" sourceName=\"Apple Watch\" startDate=\"\(start)\" endDate=\"\(end)\"/>\n</HealthData>\n"
+            for phoneFirst in [true, false] {
+                let store = try scratch.store("family-\(word)-\(exported)-\(phoneFirst)")
+                if phoneFirst { try Self.receiving([PulsBatchText.batch(samples: [phone])], into: store) }
+                try Self.importing(export, into: store, in: scratch)
+                if !phoneFirst { try Self.receiving([PulsBatchText.batch(samples: [phone])], into: store) }
+                let activities = try store.serialized {
+                    try store.db.statement("SELECT activity FROM record WHERE metric = 'workout' ORDER BY activity").rows { $0.text(0) }
+                }
+                // The first door's row stands: the export's own case, or the app's umbrella.
+                let expected = meets ? [phoneFirst ? (word == "dance" ? "14" : "40") : String(WorkoutActivity.numbers[exported]!)]
+                    : ["37", "40"]
+                #expect(activities == expected, "\(word) / \(exported), phone first: \(phoneFirst)")
+            }
+        }
     }
 }

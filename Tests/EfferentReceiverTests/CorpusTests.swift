@@ -73,7 +73,7 @@ import Testing
         try fixtures.map(\.ndjson).joined().write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try SourceStore(path: harness.directory + "/imported.sqlite", zone: harness.store.zone)
         let session = try imported.beginImport(source: "batches.ndjson", format: "pulshealth-ndjson", full: false)
-        _ = try ExportImporter.read(URL(fileURLWithPath: file), into: session)
+        _ = try ExportImporter.read(URL(fileURLWithPath: file), into: session, lineFormats: [PulsHealthReader.format])
         try session.finish()
 
         let received = try rows(harness.store)

@@ -9,7 +9,9 @@ import Testing
 
 /// The receiver's tables, once made by the writer's migrations 6, 7 and 11 and now by its own
 /// (`ReceiverSchema`, recorded in `receiver_migration`): a store made before opens with every
-/// row, token and mark it held, and goes on deduplicating and replaying as it did.
+/// row, token, bucket and mark it held, and goes on deduplicating, replaying and building days
+/// from HealthKit's totals as it did; the two keys the receiver kept in the writer's `meta` are
+/// the receiver's own, and no longer the writer's.
 @Suite struct ReceiverSchemaTests {
     static let rate = "HKQuantityTypeIdentifierHeartRate"
 
@@ -101,6 +103,11 @@ import Testing
                 INSERT INTO phone_type VALUES ('\(Self.rate)', 1, 1718000000000);
                 INSERT INTO phone_profile (id, name, updated) VALUES (1, 'Anna Example', 1718000000);
                 INSERT INTO day (day, dirty) VALUES ('2024-06-10', 0);
+                -- HealthKit's step totals of two hours (one gone stale) and an average, as the writer kept them.
+                INSERT INTO phone_aggregate VALUES ('HKQuantityTypeIdentifierStepCount', 'sum', 1, 'hour', 'all', 1718006400000, 1718010000000, 1234, 'count', 0);
+                INSERT INTO phone_aggregate VALUES ('HKQuantityTypeIdentifierStepCount', 'sum', 1, 'hour', 'all', 1718010000000, 1718013600000, 99, 'count', 1);
+                INSERT INTO phone_aggregate VALUES ('\(Self.rate)', 'average', 1, 'hour', 'all', 1718006400000, 1718010000000, 61.5, 'count/min', 0);
+                INSERT INTO meta (key, value) VALUES ('clock.offset', '7');
                 """)
             try old.statement("INSERT INTO phone_token (id, hash, name, created, last_batch) VALUES (1, ?, 'Old iPhone', 1718000000, 1718000000)")
                 .run([.blob(ReceiverStore.tokenHash(token))])
@@ -121,12 +128,28 @@ import Testing
         }
 
         let writer = try SourceStore(path: path, zone: try #require(ZoneCalendar(identifier: "UTC")))
+        // The writer's migration 12 took the totals among the buckets over, the stale one as stale.
+        let supplied = try writer.serialized {
+            try writer.db.statement("SELECT type, width, start, end, value, stale FROM supplied_total ORDER BY start").rows { row in
+                (0..<6).map { row.text(Int32($0)) }
+            }
+        }
+        #expect(supplied == [["HKQuantityTypeIdentifierStepCount", "hour", "1718006400.0", "1718010000.0", "1234.0", "0"],
+                             ["HKQuantityTypeIdentifierStepCount", "hour", "1718010000.0", "1718013600.0", "99.0", "1"]])
         let phones = try ReceiverStore(store: writer)
         func versions(_ table: String) throws -> [Int64] {
             try phones.serialized { db in try db.statement("SELECT version FROM \(table) ORDER BY version").rows { $0.int64(0) } }
         }
-        #expect(try versions("migration") == Array(1...11))
-        #expect(try versions("receiver_migration") == [1, 2, 3], "the tables adopted as they stand, none made again")
+        #expect(try versions("migration") == Array(1...12))
+        #expect(try versions("receiver_migration") == [1, 2, 3, 4], "the tables adopted as they stand, none made again")
+        // The keys moved out of the writer's meta (its own stay); the buckets stay, as the receiver's.
+        #expect(try writer.meta("receive.user") == nil && writer.meta("phone-uuids-merged") == nil && writer.meta("clock.offset") == "7")
+        #expect(try phones.serialized { db in try db.statement("SELECT key, value FROM receiver_meta ORDER BY key").rows { [$0.text(0), $0.text(1)] } }
+                == [["phone-uuids-merged", "2"], ["receive.user", user]])
+        #expect(try phones.serialized { db in try db.statement("SELECT count(*) FROM phone_aggregate").first { $0.int64(0) } } == 3)
+        // The day those steps fall on is built from HealthKit's fresh hour, as before the move.
+        let built = try DayBuilder(store: writer, hourlyFrom: CalendarDay("2024-01-01")).events(for: try #require(CalendarDay("2024-06-10")))
+        #expect(built.filter { $0.metric == "steps" }.map(\.value) == [1234], "the stale hour stays stale")
 
         // The pairing: the user ID, the token (on its own connection, as a receiver checks it), the phone's figures.
         #expect(try phones.existingPhoneUser() == PulsUUID(user))
@@ -159,7 +182,7 @@ import Testing
 
         // Opened again: nothing to migrate or adopt.
         _ = try ReceiverStore(store: writer)
-        #expect(try versions("receiver_migration") == [1, 2, 3])
+        #expect(try versions("receiver_migration") == [1, 2, 3, 4])
     }
 
     /// Migration 2 (the writer's 7 before the move) moves phone samples' UUIDs out of a unique
@@ -199,14 +222,14 @@ import Testing
         try migrated.serialized { db in
             #expect(try all(db) == before, "every phone sample, under its own sid")
             #expect(try db.statement("SELECT count(*) FROM phone_uuid").first { $0.int64(0) } == 39)
-            #expect(try db.statement("SELECT version FROM receiver_migration ORDER BY version").rows { $0.int64(0) } == [1, 2, 3])
+            #expect(try db.statement("SELECT version FROM receiver_migration ORDER BY version").rows { $0.int64(0) } == [1, 2, 3, 4])
             let index = try migrated.phoneSamples()
             for (offset, uuid) in uuids.enumerated() {
                 let sid = Int64(offset + 1)
-                let found = try index.find(uuid)
+                let found = try index.find(uuid, in: db)
                 #expect(sid == 17 ? found == nil : found?.sid == sid && found?.present == (sid % 10 != 0))
             }
-            #expect(try index.add(PulsUUID(bytes: Array(repeating: 7, count: 16))) == 41, "above every sid stored")
+            #expect(try index.add(PulsUUID(bytes: Array(repeating: 7, count: 16)), in: db) == 41, "above every sid stored")
             let indexes = try db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'phone_sample' ORDER BY name")
                 .rows { $0.text(0) }
             #expect(indexes == ["phone_sample_type"], "no UUID index left to rewrite")
@@ -223,17 +246,18 @@ import Testing
         let receiverTables = ["phone_activity_summary", "phone_batch", "phone_device_day", "phone_profile", "phone_route_point", "phone_sample",
                               "phone_series_point", "phone_token", "phone_type", "phone_uuid"]
         func tables() throws -> Set<String> {
-            try writer.withConnection { db in Set(try db.statement("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) }) }
+            try writer.serialized { Set(try writer.db.statement("SELECT name FROM sqlite_master WHERE type = 'table'").rows { $0.text(0) }) }
         }
-        #expect(try tables().isDisjoint(with: receiverTables), "the writer alone makes none of the receiver's tables")
+        #expect(try tables().isDisjoint(with: receiverTables + ["phone_aggregate", "receiver_meta"]), "the writer alone makes none of the receiver's tables")
         _ = try ReceiverStore(store: writer)
-        #expect(try tables().isSuperset(of: receiverTables + ["receiver_migration", "phone_aggregate"]))
+        #expect(try tables().isSuperset(of: receiverTables + ["receiver_migration", "phone_aggregate", "receiver_meta"]))
+        #expect(try writer.meta("phone-uuids-merged") == nil, "the receiver keeps nothing in the writer's meta")
         // The same columns a store made before has (digest included).
         let old = try SQLiteConnection(path: directory + "/before.sqlite")
         try old.execute(Self.schemaBeforeTheMove)
         for table in receiverTables {
             let columns = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid"
-            let now = try writer.withConnection { db in try db.statement(columns).rows([.text(table)]) { row in (0..<4).map { row.text(Int32($0)) } } }
+            let now = try writer.serialized { try writer.db.statement(columns).rows([.text(table)]) { row in (0..<4).map { row.text(Int32($0)) } } }
             #expect(try old.statement(columns).rows([.text(table)]) { row in (0..<4).map { row.text(Int32($0)) } } == now, "\(table)")
         }
     }

@@ -42,7 +42,10 @@ import Testing
         let byType = stream.batches(size: 3, seed: 16)
         let batches = byType.values.reduce(0) { $0 + $1.count }
         #expect(batches > 1000 && stream.deleted.count > 20)
+        // Both connections the store's file is written through: the writer's (a batch's commit) and
+        // the receiver's own (a refused batch's note for `efferent status`).
         harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 20) }
+        harness.phones.serialized { $0.setBusyTimeout(milliseconds: 20) }
         let port = try harness.listen()
         let (token, user) = (harness.token, harness.user.description)
         harness.receiver.start()
@@ -79,6 +82,7 @@ import Testing
         // The short timeout was for the held store only: from here a moment's contention (another
         // connection's checkpoint) waits as a real store does rather than turning into 503s.
         harness.store.serialized { harness.store.db.setBusyTimeout(milliseconds: 10_000) }
+        harness.phones.serialized { $0.setBusyTimeout(milliseconds: 10_000) }
         var accepted = 0
         for stream in streams { accepted += try await stream.value() }
         // Every sample stored once, whatever was retried or resent. The answers' counts may fall

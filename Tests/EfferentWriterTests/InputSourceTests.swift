@@ -1,5 +1,6 @@
 import EfferentHTTP
 import EfferentTestSupport
+import EfferentReceiver
 import Foundation
 import Testing
 @testable import EfferentWriter
@@ -31,7 +32,7 @@ import Testing
         let files = ["01-quantity-category.ndjson", "02-workout-route-series.ndjson"].map { ExportFixtures.sample("pulshealth-ndjson/" + $0) }
         for file in files {
             let imported = CollectingSink()
-            let tally = try ExportImporter.read(file, into: imported)
+            let tally = try ExportImporter.read(file, into: imported, lineFormats: [PulsHealthReader.format])
             #expect(tally.records > 0)
 
             let received = CollectingSink()

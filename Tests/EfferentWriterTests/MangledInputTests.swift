@@ -1,4 +1,5 @@
 import EfferentTestSupport
+import EfferentReceiver
 import Foundation
 import Testing
 @testable import EfferentWriter

@@ -1,3 +1,4 @@
+@testable import EfferentReceiver
 import Foundation
 import Testing
 @testable import EfferentWriter
@@ -74,19 +75,19 @@ import Testing
         }
         let url = try ExportFixtures.file("sleep.ndjson", ([header] + samples).joined(separator: "\n"))
         let sink = CollectingSink()
-        _ = try ExportImporter.read(url, into: sink)
+        _ = try ExportImporter.read(url, into: sink, lineFormats: [PulsHealthReader.format])
         #expect(sink.records.compactMap(\.category) == PulsHealthReader.sleepValues)
         #expect(sink.records.allSatisfy { $0.timeZone == "Europe/Paris" })
 
         let badVersion = try ExportFixtures.file("b.ndjson", "{\"schemaVersion\":2}\n")
-        #expect(throws: ExportError.self) { try ExportImporter.read(badVersion, into: CollectingSink()) }
+        #expect(throws: ExportError.self) { try ExportImporter.read(badVersion, into: CollectingSink(), lineFormats: [PulsHealthReader.format]) }
         let badCode = try ExportFixtures.file("b.ndjson", header + "\n" + samples[0].replacingOccurrences(of: "\"category\":0", with: "\"category\":9"))
         #expect(throws: ExportError.malformedLine(file: "b.ndjson", line: 2, problem: "a sleep category outside 0…5")) {
-            try ExportImporter.read(badCode, into: CollectingSink())
+            try ExportImporter.read(badCode, into: CollectingSink(), lineFormats: [PulsHealthReader.format])
         }
         let noValue = try ExportFixtures.file("b.ndjson", header + "\n\n{\"uuid\":\"u\",\"type\":\"HKQuantityTypeIdentifierHeartRate\",\"kind\":\"quantity\",\"start\":1}")
         #expect(throws: ExportError.malformedLine(file: "b.ndjson", line: 3, problem: "a quantity sample without a numeric \"value\"")) {
-            try ExportImporter.read(noValue, into: CollectingSink())
+            try ExportImporter.read(noValue, into: CollectingSink(), lineFormats: [PulsHealthReader.format])
         }
     }
 }

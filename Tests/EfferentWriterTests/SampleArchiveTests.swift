@@ -2,6 +2,7 @@ import EfferentClient
 import EfferentCore
 @testable import EfferentReader
 @testable import EfferentWriter
+import EfferentReceiver
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -19,7 +20,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SourceStore(path: folder.appendingPathComponent("writer.sqlite").path, zone: ZoneCalendar(identifier: zone)!)
         let session = try store.beginImport(source: path, format: "test", full: true)
-        _ = try ExportImporter.read(ExportFixtures.sample(path), into: session)
+        _ = try ExportImporter.read(ExportFixtures.sample(path), into: session, lineFormats: [PulsHealthReader.format])
         try session.finish()
         let builder = DayBuilder(store: store, hourlyFrom: nil)
         var counts = [String: Int](), totals = [String: Double]()

@@ -1,3 +1,4 @@
+import EfferentReceiver
 import Foundation
 import Testing
 @testable import EfferentWriter
@@ -129,9 +130,9 @@ import Testing
     /// pulshealth-ndjson/01-quantity-category.ndjson — PulsHealth/pulshealth docs/protocol/fixtures (Apache-2.0).
     @Test func pulsHealthQuantityAndCategory() throws {
         let url = ExportFixtures.sample("pulshealth-ndjson/01-quantity-category.ndjson")
-        guard case .pulsHealth = try ExportLocator.locate(url) else { Issue.record("not located as PulsHealth"); return }
+        guard case let .lines(_, format) = try ExportLocator.locate(url, lineFormats: [PulsHealthReader.format]), format.name == "pulshealth-ndjson" else { Issue.record("not located as PulsHealth"); return }
         let sink = CollectingSink()
-        #expect(try ExportImporter.read(url, into: sink).records == 3)
+        #expect(try ExportImporter.read(url, into: sink, lineFormats: [PulsHealthReader.format]).records == 3)
         #expect(sink.records[0] == SourceRecord(kind: .quantity, type: heartRate, source: "Apple Watch", deviceModel: "Apple Watch",
                                                 start: 1_718_000_000, end: 1_718_000_005, value: 62.5, unit: "count/min"))
         #expect(sink.records[1].value == 64)
@@ -143,9 +144,10 @@ import Testing
     /// activity and route fixes as parts, and its series points as heart-rate samples (decision A.9).
     @Test func pulsHealthWorkout() throws {
         let sink = CollectingSink()
-        #expect(try ExportImporter.read(ExportFixtures.sample("pulshealth-ndjson/02-workout-route-series.ndjson"), into: sink).records == 1)
+        #expect(try ExportImporter.read(ExportFixtures.sample("pulshealth-ndjson/02-workout-route-series.ndjson"), into: sink, lineFormats: [PulsHealthReader.format]).records == 1)
         #expect(sink.samples.prefix(1) == [SourceRecord(kind: .workout, type: "HKWorkoutTypeIdentifier", source: "Apple Watch", deviceModel: "Apple Watch",
-                                              start: 1_718_000_000, end: 1_718_003_600.5, activity: "running", duration: 3600.5)])
+                                              start: 1_718_000_000, end: 1_718_003_600.5, activity: "running", resolvedActivity: "37",
+                                              duration: 3600.5)], "the app's word, and HealthKit's number for it")
         #expect(sink.records(ofType: "workout.heartRate.average").map(\.value) == [152])
         #expect(sink.records(ofType: "workout.activeEnergy.sum").map(\.value) == [450.2])
         #expect(sink.records(ofType: "workout.distanceWalkingRunning.sum").map(\.value) == [8046.7])

@@ -1,4 +1,5 @@
 import EfferentClient
+import EfferentReceiver
 import Foundation
 import Testing
 @testable import EfferentWriter
@@ -53,7 +54,7 @@ import Testing
             {"uuid":"u1","type":"HKQuantityTypeIdentifierHeartRate","kind":"quantity","start":1718000010000,"end":1718000010000,"startContext":{"timeZoneID":"America/Los_Angeles","utcOffsetSeconds":-25200},"value":64,"unit":"count/min","sourceName":"Watch"}
 
             """
-        let tally = try ExportImporter.read(try ExportFixtures.file("batch.ndjson", batch), into: CollectingSink())
+        let tally = try ExportImporter.read(try ExportFixtures.file("batch.ndjson", batch), into: CollectingSink(), lineFormats: [PulsHealthReader.format])
         #expect(tally.zone.named == ["America/Los_Angeles": 2])
         #expect(tally.zone.decision(machineZone: "Etc/UTC")?.zone == "America/Los_Angeles")
     }

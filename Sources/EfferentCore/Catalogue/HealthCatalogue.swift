@@ -51,7 +51,8 @@ public enum HealthCatalogue {
         if let quantity = quantities[metric] { return quantity }
         if let part = RecordParts.fixed[metric] { return Description(metric: metric, kind: .record, unit: part.unit) }
         if metric == "sleep" || metric == "workout" || metric == RecordParts.workoutActivity || metric == RecordParts.workoutEvent
-            || metric == RecordParts.electrocardiogram || metric == RecordParts.stateOfMind || categoryNames.contains(metric) {
+            || metric == RecordParts.electrocardiogram || metric == RecordParts.stateOfMind || metric == RecordParts.medicationDose
+            || categoryNames.contains(metric) {
             return Description(metric: metric, kind: .record, unit: nil)
         }
         // workout[.activity].<type>.<aggregate>
@@ -71,7 +72,7 @@ public enum HealthCatalogue {
     public static let metricNames: [String] = {
         var names = Set(quantities.keys).union(categoryNames).union(RecordParts.fixed.keys)
         names.formUnion(["sleep", "workout", RecordParts.workoutActivity, RecordParts.workoutEvent, RecordParts.electrocardiogram,
-                         RecordParts.stateOfMind])
+                         RecordParts.stateOfMind, RecordParts.medicationDose])
         for (name, description) in quantities where name.hasPrefix("distance") || name == "activeEnergy" || name == "basalEnergy"
             || ["steps", "flightsClimbed", "swimmingStrokeCount", "pushCount"].contains(name) {
             guard description.kind == .total else { continue }

@@ -102,14 +102,44 @@ public enum RecordParts {
     public static let heartbeat = Part("heartbeatSeries", "count/min")
 
     /// State of Mind (`HKDataTypeIdentifierStateOfMind` → `stateOfMind`, its valence −1…1) and its
-    /// kind and valence classification as `HKStateOfMind` raw values; labels and associations are
-    /// lists of names the day body has no field for.
+    /// kind, valence classification, labels and associations as `HKStateOfMind` raw values (a
+    /// record each label and each association).
     public static let stateOfMind = "stateOfMind"
     public static let stateOfMindKind = Part("stateOfMind.kind", nil)
     public static let stateOfMindValenceClassification = Part("stateOfMind.valenceClassification", nil)
+    public static let stateOfMindLabel = Part("stateOfMind.label", nil)
+    public static let stateOfMindAssociation = Part("stateOfMind.association", nil)
+    /// `HKStateOfMind.Kind`, by its case name.
     public static let stateOfMindKinds = ["momentaryEmotion": 1, "dailyMood": 2]
+    /// `HKStateOfMind.ValenceClassification`, by its case name.
     public static let valenceClassifications = ["veryUnpleasant": 1, "unpleasant": 2, "slightlyUnpleasant": 3, "neutral": 4,
                                                 "slightlyPleasant": 5, "pleasant": 6, "veryPleasant": 7]
+    /// `HKStateOfMind.Label` (iOS 18 SDK: `amazed` = 1 … `satisfied` = 38), by its case name.
+    public static let stateOfMindLabels: [String: Int] = numbered([
+        "amazed", "amused", "angry", "anxious", "ashamed", "brave", "calm", "content", "disappointed", "discouraged", "disgusted",
+        "embarrassed", "excited", "frustrated", "grateful", "guilty", "happy", "hopeless", "irritated", "jealous", "joyful", "lonely",
+        "passionate", "peaceful", "proud", "relieved", "sad", "scared", "stressed", "surprised", "worried", "annoyed", "confident",
+        "drained", "hopeful", "indifferent", "overwhelmed", "satisfied",
+    ])
+    /// `HKStateOfMind.Association` (`community` = 1 … `weather` = 18), by its case name.
+    public static let stateOfMindAssociations: [String: Int] = numbered([
+        "community", "currentEvents", "dating", "education", "family", "fitness", "friends", "health", "hobbies", "identity", "money",
+        "partner", "selfCare", "spirituality", "tasks", "travel", "work", "weather",
+    ])
+
+    /// A medication dose event (`HKMedicationDoseEventTypeIdentifierMedicationDoseEvent` →
+    /// `medicationDose`, iOS 26): its `value` the dose's `HKMedicationDoseEvent.LogStatus`, and the
+    /// dose taken or scheduled in the medication's own unit.
+    public static let medicationDose = "medicationDose"
+    public static let medicationDoseQuantity = Part("medicationDose.quantity", nil)
+    /// `HKMedicationDoseEvent.LogStatus`, by its case name.
+    public static let medicationStatuses = ["notInteracted": 1, "notificationNotSent": 2, "snoozed": 3, "taken": 4, "skipped": 5,
+                                            "notLogged": 6]
+
+    /// `names` numbered from 1 in their order, as an Objective-C enumeration numbers its cases.
+    static func numbered(_ names: [String]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset + 1) })
+    }
 
     public static let audiogramFrequency = Part("audiogram.frequency", "Hz")
     public static let audiogramLeftEar = Part("audiogram.leftEar", "dBHL")
@@ -146,7 +176,7 @@ public enum RecordParts {
     /// Every fixed part, by metric name.
     public static let fixed: [String: Part] = {
         var all = [ecgAverageHeartRate, ecgSamplingFrequency, ecgVoltage, heartbeat, audiogramFrequency, audiogramLeftEar,
-                   audiogramRightEar, stateOfMindKind, stateOfMindValenceClassification]
+                   audiogramRightEar, stateOfMindKind, stateOfMindValenceClassification, stateOfMindLabel, stateOfMindAssociation]
         all += Array(workoutMetadata.values) + Array(route.values) + Array(activitySummary.values)
         return Dictionary(all.map { ($0.metric, $0) }, uniquingKeysWith: { first, _ in first })
     }()

@@ -28,6 +28,10 @@ public struct DaySeries: Equatable, Sendable {
     public var values: [Double]? { columns.values }
     /// Row `row`'s workout activity, as `event(at:)` carries it.
     public func activity(at row: Int) -> String? { columns.activities?[row] ?? nil }
+    /// Each row's stage, in body order; `nil` when the body carries no stage column.
+    public var stages: [String?]? { columns.stages }
+    /// Each row's activity, in body order; `nil` when the body carries no activity column.
+    public var activities: [String?]? { columns.activities }
     /// Row `row`'s workout duration, as `event(at:)` carries it.
     public func duration(at row: Int) -> Double? { columns.duration(at: row) }
 

@@ -79,6 +79,36 @@ public enum MetricCatalogue {
         "3000": "other",
     ]
 
+    /// A word the archive holds as it came because the writer that stored it did not know it
+    /// (issue 45): a workout's (or its activity's) activity that is no HealthKit number, or a
+    /// `stage` on any metric but sleep — a workout event, an ECG classification, a State of Mind
+    /// kind, label or association, a medication status HealthKit named after the writer was
+    /// made. A later writer that knows the word maps it; until then `overview` names it.
+    public static func wordNotYetKnown(metric: String, stage: String?, activity: String?) -> String? {
+        if let activity, metric == "workout" || metric == RecordParts.workoutActivity,
+           activity.isEmpty || !activity.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return activity
+        }
+        if let stage, metric != "sleep" { return stage }
+        return nil
+    }
+
+    /// The words not yet known among a series' rows, with how many rows carry each (read from its
+    /// columns: only a series with a stage or an activity column can hold one).
+    public static func wordsNotYetKnown(in series: DaySeries) -> [String: Int] {
+        var words = [String: Int]()
+        let metric = series.key.metric
+        if metric != "sleep", let stages = series.stages {
+            for case let stage? in stages { words[stage, default: 0] += 1 }
+        }
+        if metric == "workout" || metric == RecordParts.workoutActivity, let activities = series.activities {
+            for case let activity? in activities where wordNotYetKnown(metric: metric, stage: nil, activity: activity) != nil {
+                words[activity, default: 0] += 1
+            }
+        }
+        return words
+    }
+
     /// The name of a workout's activity number: `37` → `running`, an unlisted one → `activity-<n>`,
     /// none → `activity-unknown`.
     public static func activityName(_ number: String?) -> String {

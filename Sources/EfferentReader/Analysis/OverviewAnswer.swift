@@ -36,6 +36,9 @@ public struct OverviewAnswer: Answer {
         public let lastDay: CalendarDay
         public let daysCovered: Int
         public let events: Int
+        /// Words held as they came, with how many events carry each: a name the writer that stored
+        /// it did not know (`MetricCatalogue.wordNotYetKnown`), which a later writer maps.
+        public var wordsNotYetKnown: [String: Int] = [:]
     }
 
     public let archive: ArchiveFacts?
@@ -55,11 +58,13 @@ public struct OverviewAnswer: Answer {
         self.archive = archive
         guard !days.isEmpty else { metrics = []; return }
         struct Tally { var kind: DayEvent.Kind; var units: [String: Int] = [:]; var buckets: Set<String> = []
-                       var days: Set<CalendarDay> = []; var events = 0 }
+                       var days: Set<CalendarDay> = []; var events = 0; var words: [String: Int] = [:] }
         var tallies: [String: Tally] = [:]
-        func tally(metric: String, kind: DayEvent.Kind, unit: String?, bucket: DayEvent.Bucket?, count: Int, day: CalendarDay) {
+        func tally(metric: String, kind: DayEvent.Kind, unit: String?, bucket: DayEvent.Bucket?, count: Int, day: CalendarDay,
+                   words: [String: Int] = [:]) {
             var tally = tallies.removeValue(forKey: metric) ?? Tally(kind: kind)
             if let unit { tally.units[unit, default: 0] += count }
+            tally.words.merge(words, uniquingKeysWith: +)
             if let bucket { tally.buckets.insert(bucket.rawValue) }
             tally.days.insert(day)
             tally.events += count
@@ -69,21 +74,25 @@ public struct OverviewAnswer: Answer {
             // From the columns: a series' kind, metric, unit and bucket are its rows', so a day is
             // tallied a series at a time, with no event built (a decade in a second, not ten).
             for day in days {
-                guard let series = try mirror.seriesKeys(of: day) else {
+                guard let series = try mirror.series(of: day) else {
                     for item in try source.events(from: day, through: day) {
-                        tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: day)
+                        tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: day,
+                              words: Self.words(item.event))
                     }
                     continue
                 }
-                for (key, count) in series where count > 0 {
-                    tally(metric: key.metric, kind: key.kind, unit: key.unit, bucket: key.bucket, count: count, day: day)
+                for series in series where series.count > 0 {
+                    let key = series.key
+                    tally(metric: key.metric, kind: key.kind, unit: key.unit, bucket: key.bucket, count: series.count, day: day,
+                          words: MetricCatalogue.wordsNotYetKnown(in: series))
                 }
             }
         } else {
             // A window of days at a time: a decade of every type is millions of events, never held at once.
             for window in DayRange.windows(of: days) {
                 for item in try source.events(from: window.first, through: window.last) where range?.contains(item.day) ?? true {
-                    tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: item.day)
+                    tally(metric: item.event.metric, kind: item.event.kind, unit: item.event.unit, bucket: item.event.bucket, count: 1, day: item.day,
+                          words: Self.words(item.event))
                 }
             }
         }
@@ -93,8 +102,19 @@ public struct OverviewAnswer: Answer {
             let unit = tally.units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
             return MetricLine(metric: name, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.note(for: name),
                               buckets: tally.buckets.sorted(), firstDay: tally.days.min()!, lastDay: tally.days.max()!,
-                              daysCovered: tally.days.count, events: tally.events)
+                              daysCovered: tally.days.count, events: tally.events, wordsNotYetKnown: tally.words)
         }
+    }
+
+    /// An event's word not yet known, counted once.
+    static func words(_ event: DayEvent) -> [String: Int] {
+        MetricCatalogue.wordNotYetKnown(metric: event.metric, stage: event.stage, activity: event.activity).map { [$0: 1] } ?? [:]
+    }
+
+    /// `zumba_fusion ×3, nostalgic ×1`: the words not yet known of a line, most carried first.
+    static func wordsText(_ words: [String: Int]) -> String? {
+        guard !words.isEmpty else { return nil }
+        return words.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
     }
 
     /// An overview already tallied (the dashboard's digest of the mirror).
@@ -117,6 +137,7 @@ public struct OverviewAnswer: Answer {
         "Days are local days of the archive's time zone; a night belongs to the day it began.",
         "oxygenSaturation is a fraction of 1: 0.97 means 97%.",
         "Metrics named <type>.<part> are parts of a sample: workout.heartRate.average, workoutRoute.latitude, electrocardiogram.voltage.",
+        "notYetKnown lists words held as the phone sent them (an activity, a label, a classification) that this version does not map yet; a later one maps them without a re-import.",
     ]
 
     public var emptyNote: String? {
@@ -142,6 +163,9 @@ public struct OverviewAnswer: Answer {
                     "daysCovered": .number(Double(line.daysCovered)), "events": .number(Double(line.events)),
                 ]
                 if let note = line.unitNote { object["unitNote"] = .string(note) }
+                if !line.wordsNotYetKnown.isEmpty {
+                    object["notYetKnown"] = .object(line.wordsNotYetKnown.mapValues { .number(Double($0)) })
+                }
                 return .object(object)
             }),
             "writable": .object(writable),
@@ -152,13 +176,14 @@ public struct OverviewAnswer: Answer {
     }
 
     public var table: AnswerTable {
-        AnswerTable(columns: ["metric", "kind", "unit", "buckets", "firstDay", "lastDay", "daysCovered", "events", "unitNote"],
+        AnswerTable(columns: ["metric", "kind", "unit", "buckets", "firstDay", "lastDay", "daysCovered", "events", "unitNote", "notYetKnown"],
                     rows: metrics.map { line in
                         [.string(line.metric), .string(Self.kindName(line.kind)), line.unit.map(JSONValue.string) ?? .null,
                          .string(line.buckets.joined(separator: ",")), .string(line.firstDay.description),
                          .string(line.lastDay.description), .number(Double(line.daysCovered)),
-                         .number(Double(line.events)), line.unitNote.map(JSONValue.string) ?? .null]
+                         .number(Double(line.events)), line.unitNote.map(JSONValue.string) ?? .null,
+                         Self.wordsText(line.wordsNotYetKnown).map(JSONValue.string) ?? .null]
                     },
-                    display: [.plain, .plain, .plain, .plain, .plain, .plain, .whole, .whole, .plain])
+                    display: [.plain, .plain, .plain, .plain, .plain, .plain, .whole, .whole, .plain, .plain])
     }
 }

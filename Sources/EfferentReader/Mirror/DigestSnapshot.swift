@@ -94,6 +94,7 @@ public struct DigestSnapshot: Sendable {
         struct Tally {
             var kind: DayEvent.Kind
             var units: [String: Int] = [:]
+            var words: [String: Int] = [:]
             var hour = false, day = false
             var first: CalendarDay, last: CalendarDay
             var covered = 0, events = 0
@@ -104,6 +105,7 @@ public struct DigestSnapshot: Sendable {
             for (metric, entry) in digested.metrics {
                 var tally = tallies[metric] ?? Tally(kind: entry.kind, first: day, last: day)
                 tally.units.merge(entry.units, uniquingKeysWith: +)
+                tally.words.merge(entry.words, uniquingKeysWith: +)
                 tally.hour = tally.hour || entry.hourBuckets
                 tally.day = tally.day || entry.dayBuckets
                 tally.last = day
@@ -118,7 +120,8 @@ public struct DigestSnapshot: Sendable {
             let unit = tally.units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
             lines[metric] = OverviewAnswer.MetricLine(metric: metric, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.note(for: metric),
                                                       buckets: (tally.day ? ["day"] : []) + (tally.hour ? ["hour"] : []),
-                                                      firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events)
+                                                      firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events,
+                                                      wordsNotYetKnown: tally.words)
         }
         return (lines, Set(tallies.filter { $0.value.hour || $0.value.day }.keys))
     }

@@ -31,11 +31,13 @@ public final class MirrorDigest: Sendable {
         /// when it is after the start) of the metric's events: which days a page of samples
         /// must open, and which it can count without opening.
         public var firstStart = Int64.max, lastStart = Int64.min, firstLastInstant = Int64.max
+        /// Words held as they came, with how many events carry each (`MetricCatalogue.wordNotYetKnown`).
+        public var words: [String: Int] = [:]
 
         public init(kind: DayEvent.Kind) { self.kind = kind }
 
         public static func == (a: MetricDay, b: MetricDay) -> Bool {
-            a.kind == b.kind && a.units == b.units && a.hourBuckets == b.hourBuckets && a.dayBuckets == b.dayBuckets
+            a.kind == b.kind && a.units == b.units && a.words == b.words && a.hourBuckets == b.hourBuckets && a.dayBuckets == b.dayBuckets
                 && a.events == b.events && a.dayTotal?.bitPattern == b.dayTotal?.bitPattern && a.totalUnit == b.totalUnit
                 && a.readings.elementsEqual(b.readings) { $0.day == $1.day && $0.summary == $1.summary }
                 && a.readingDetails == b.readingDetails
@@ -169,6 +171,9 @@ public final class MirrorDigest: Sendable {
         }
         func tally(_ event: DayEvent, into entry: inout MetricDay, zone: String?) {
             if let unit = event.unit { entry.units[unit, default: 0] += 1 }
+            if let word = MetricCatalogue.wordNotYetKnown(metric: event.metric, stage: event.stage, activity: event.activity) {
+                entry.words[word, default: 0] += 1
+            }
             if event.bucket == .hour { entry.hourBuckets = true }
             if event.bucket == .day { entry.dayBuckets = true }
             entry.events += 1
@@ -211,6 +216,7 @@ public final class MirrorDigest: Sendable {
                 let key = series.key
                 var entry = metrics.removeValue(forKey: key.metric) ?? MetricDay(kind: key.kind)
                 if let unit = key.unit { entry.units[unit, default: 0] += series.count }
+                entry.words.merge(MetricCatalogue.wordsNotYetKnown(in: series), uniquingKeysWith: +)
                 if key.bucket == .hour { entry.hourBuckets = true }
                 if key.bucket == .day { entry.dayBuckets = true }
                 entry.events += series.count

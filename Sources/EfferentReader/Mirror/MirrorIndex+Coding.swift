@@ -1,8 +1,9 @@
 import EfferentCore
 import EfferentSystem
 
-/// `index.bin`: the mirror's index as bytes. Version 5: `EFX5`, a table of the strings the days'
-/// digests name (metric names, units, zones, sources, activities, each once), then each day with
+/// `index.bin`: the mirror's index as bytes. Version 6: `EFX6`, a table of the strings the days'
+/// digests name (metric names, units, words not yet known, zones, sources, activities, each
+/// once), then each day with
 /// the fingerprint of the file it was read from, the upload time it was read at, and its digest
 /// as a run of bytes of stated length (then its workouts, their parts and route fix starts, and
 /// its sleep stretches);
@@ -12,7 +13,7 @@ import EfferentSystem
 /// days of dictionaries and arrays. A file that does not read is no index: every day is read
 /// again from the days.
 enum MirrorIndexCoding {
-    static let magic: [UInt8] = Array("EFX5".utf8)
+    static let magic: [UInt8] = Array("EFX6".utf8)
 
     /// The strings the encoded days name, each numbered once in the order first written; the
     /// numbers are stable, so a day encoded with them stays readable as others are added.
@@ -43,6 +44,11 @@ enum MirrorIndexCoding {
             out.int(m.units.count)
             for (unit, count) in m.units.sorted(by: { $0.key < $1.key }) {
                 out.string(unit)
+                out.int(count)
+            }
+            out.int(m.words.count)
+            for (word, count) in m.words.sorted(by: { $0.key < $1.key }) {
+                out.string(word)
                 out.int(count)
             }
             out.int(m.events)
@@ -116,6 +122,11 @@ enum MirrorIndexCoding {
             for _ in 0..<max(0, unitCount) {
                 guard let unit = input.string(), let n = input.int() else { return nil }
                 m.units[unit] = n
+            }
+            guard let wordCount = input.int() else { return nil }
+            for _ in 0..<max(0, wordCount) {
+                guard let word = input.string(), let n = input.int() else { return nil }
+                m.words[word] = n
             }
             guard let events = input.int(), let total = input.double(), let totalUnit = input.optional(),
                   let firstStart = input.int64(), let lastStart = input.int64(), let firstLast = input.int64(),

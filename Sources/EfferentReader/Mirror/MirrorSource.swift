@@ -25,15 +25,14 @@ public struct MirrorSource: EventSource, Sendable {
         return names
     }
 
-    /// A layout-2 day's series, each key with its number of rows, in the body's order (the order
-    /// its events expand in); nil for a layout-1 day, whose lines must be read as events, and for
-    /// a day the mirror does not hold ([]).
-    public func seriesKeys(of day: CalendarDay) throws -> [(key: DaySeries.Key, count: Int)]? {
+    /// A layout-2 day's series, in the body's order (the order its events expand in); nil for a
+    /// layout-1 day, whose lines must be read as events, and for a day the mirror does not hold ([]).
+    public func series(of day: CalendarDay) throws -> [DaySeries]? {
         guard let bytes = try mirror.body(day) else { return [] }
         let decoded: DecodedDay
         do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch { throw MirrorError.unreadableDay(day, error.description) }
         guard case let .columnar(columns) = decoded else { return nil }
-        return columns.series.map { ($0.key, $0.count) }
+        return columns.series
     }
 
     public func events(from: CalendarDay, through: CalendarDay, metric: String) throws -> [ArchiveEvent] {

@@ -2,14 +2,15 @@ import EfferentSQLite
 import EfferentCore
 import EfferentWriter
 
-/// The writes of one phone batch, inside the transaction `ReceiverStore.commit` holds: each line
-/// kind by its storage rule (§6.2–6.7) into the receiver's tables, its records through the
-/// writer (`PhoneBatchRecords`); deletions after the inserts, buckets after both (a batch never
-/// makes its own buckets stale), and every day that changed marked by the writer.
+/// The writes of one phone batch, inside the transaction the writer lends `ReceiverStore.commit`
+/// (`RecordTransaction`): each line kind by its storage rule (§6.2–6.7) into the receiver's
+/// tables, its records through the writer; deletions after the inserts, buckets after both (the
+/// writer stores the totals among them after every change of the batch, so a batch never makes
+/// its own totals stale), and every day that changed marked by the writer as the batch commits.
 struct ReceiverBatchWriter {
-    let db: SQLiteConnection
+    /// The writer's transaction: the records' operations, and this batch's own statements.
+    let db: RecordTransaction
     let batch: PulsBatch
-    let records: PhoneBatchRecords
     let index: PhoneSampleIndex
 
     func write(_ counts: inout ReceiverStore.PhoneBatchCounts) throws {
@@ -20,10 +21,7 @@ struct ReceiverBatchWriter {
         try profile()
         // After every insert, so a batch that adds and deletes one UUID ends with it deleted (§6.3).
         try deletions(&counts)
-        let (buckets, days) = try records.finish()
-        counts.aggregateSamples = buckets
-        counts.days = days
-        counts.records = records.added
+        counts.aggregateSamples = try aggregates()
     }
 
     /// §6.2: a UUID already stored is a duplicate, never an update and never a second row. A
@@ -41,7 +39,7 @@ struct ReceiverBatchWriter {
             let source: SQLiteValue = workout ? sample.source.map { .text($0) } ?? .null : .null
             let device: SQLiteValue = workout ? sample.device.map { .text($0) } ?? .null : .null
             let sid: Int64
-            if let (existing, present) = try index.find(sample.uuid) {
+            if let (existing, present) = try index.find(sample.uuid, in: db) {
                 guard !present else {
                     counts.duplicates += 1
                     continue
@@ -49,7 +47,7 @@ struct ReceiverBatchWriter {
                 sid = existing
                 try complete.run([.text(sample.type), .text(sample.kind), .real(sample.start), source, device, .integer(sid)])
             } else {
-                sid = try index.add(sample.uuid)
+                sid = try index.add(sample.uuid, in: db)
                 // Bound one by one: no arrays built for each of a backfill's samples.
                 insert.rewind()
                 try insert.bind(1, .integer(sid))
@@ -63,10 +61,10 @@ struct ReceiverBatchWriter {
             }
             counts.accepted += 1
             // An ECG or a heartbeat series an export brought first is met whole (decision A.14).
-            if sample.kind == "ecg" || sample.kind == "heartbeatSeries", try records.adoptWhole(mapped, sample: sid) {
+            if sample.kind == "ecg" || sample.kind == "heartbeatSeries", try db.adoptWhole(mapped.records, kind: sample.kind, sample: sid) {
                 continue
             }
-            try records.insert(mapped, sample: sid)
+            try db.insert(mapped.records, sample: sid)
         }
     }
 
@@ -88,15 +86,16 @@ struct ReceiverBatchWriter {
                 }
                 created += db.changes
             }
-            try records.insert(mapped, sample: workout)
+            // A series' points are readings of their type the phone also sends as samples (§4.4).
+            try db.insert(mapped.records, sample: workout, repeatsSamples: table == "phone_series_point")
         }
         return created
     }
 
     /// The workout's row, made as a placeholder (present = 0) when its points come first.
     private func workoutSample(_ uuid: PulsUUID) throws -> Int64 {
-        if let (sid, _) = try index.find(uuid) { return sid }
-        let sid = try index.add(uuid)
+        if let (sid, _) = try index.find(uuid, in: db) { return sid }
+        let sid = try index.add(uuid, in: db)
         try db.statement("INSERT INTO phone_sample (sid, uuid, type, kind, present) VALUES (?, ?, 'HKWorkoutTypeIdentifier', 'workout', 0)")
             .run([.integer(sid), .blob(uuid.bytes)])
         return sid
@@ -114,10 +113,11 @@ struct ReceiverBatchWriter {
             let summary = mapped.line
             try upsert.run([.text(summary.localDate), .real(summary.date)] + summary.values.map { $0.map { .real($0) } ?? .null }
                            + [summary.moveMode.map { .integer($0) } ?? .null])
-            try records.replaceRings(mapped)
+            try db.replaceRings(on: summary.localDate)
+            try db.insert(mapped.records, sample: nil)
             counts.activitySummaries += 1
         }
-        try records.storeRingFigures()
+        try db.storeRingFigures()
     }
 
     /// §6.7: the snapshot replaces what was stored; it never becomes a record.
@@ -137,13 +137,44 @@ struct ReceiverBatchWriter {
         guard !batch.deletions.isEmpty else { return }
         for deletion in batch.deletions {
             let uuid: SQLiteValue = .blob(deletion.uuid.bytes)
-            guard let (sid, present) = try index.find(deletion.uuid) else { continue }
-            try records.removeRecords(ofSample: sid)
+            guard let (sid, present) = try index.find(deletion.uuid, in: db) else { continue }
+            try db.removeRecords(ofSample: sid)
             try db.statement("DELETE FROM phone_route_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_series_point WHERE workout = ?").run([uuid])
             try db.statement("DELETE FROM phone_sample WHERE sid = ?").run([.integer(sid)])
-            try index.removed(deletion.uuid)
+            try index.removed(deletion.uuid, in: db)
             if present { counts.deleted += 1 }
         }
+    }
+
+    /// §6.4: each bucket replaces what its identity held, a `null` clearing the value. One that
+    /// can stand for an archive total (`isTotal`) is supplied to the writer as HealthKit's own
+    /// total of its hour or day. Returns the buckets stored.
+    private func aggregates() throws -> Int {
+        guard !batch.aggregates.isEmpty else { return 0 }
+        let upsert = try db.statement("""
+            INSERT INTO phone_aggregate (type, func, interval_value, interval_unit, device_filter, bucket_start, bucket_end, value, unit)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (type, func, interval_value, interval_unit, device_filter, bucket_start)
+            DO UPDATE SET bucket_end = excluded.bucket_end, value = excluded.value, unit = excluded.unit
+            """)
+        for aggregate in batch.aggregates {
+            let identity = aggregate.identity
+            try upsert.run([.text(identity.type), .text(identity.function), .integer(identity.intervalValue), .text(identity.intervalUnit),
+                            .text(identity.deviceFilter), .real(identity.bucketStart), .real(aggregate.bucketEnd),
+                            aggregate.value.map { .real($0) } ?? .null, aggregate.unit.map { .text($0) } ?? .null])
+            if Self.isTotal(identity) {
+                db.supply(SuppliedTotal(type: identity.type, unit: aggregate.unit, isDay: identity.intervalUnit == "day",
+                                        start: identity.bucketStart / 1000, end: aggregate.bucketEnd / 1000, value: aggregate.value))
+            }
+        }
+        return batch.aggregates.count
+    }
+
+    /// Whether a bucket can stand for an archive total: HealthKit's de-duplicated sum over all
+    /// devices, exactly one hour or one day (protocol.md, "Aggregates as totals").
+    static func isTotal(_ identity: PulsAggregate.Identity) -> Bool {
+        identity.function == "sum" && identity.deviceFilter == "all" && identity.intervalValue == 1
+            && (identity.intervalUnit == "hour" || identity.intervalUnit == "day")
     }
 }

@@ -13,6 +13,8 @@ import EfferentWriter
 /// them under the same names and no `receiver_migration`. Such a store is adopted (`adopt`): the
 /// migrations whose work is already there are recorded as done, judged from the schema itself, not
 /// from the writer's list (which a newer writer keeps on moving past 6 with the moved ones empty).
+/// Migration 4 takes over the last of what the writer's tables held for the receiver (the buckets
+/// table its migration 6 made, two keys of its `meta`); none of the writer's own changes after it.
 enum ReceiverSchema {
     static let migrations: [(version: Int, sql: String)] = [
         (1, """
@@ -106,6 +108,31 @@ enum ReceiverSchema {
         -- SHA-256 of each batch's inflated body, so that a batch ID sent again with other content
         -- (a sender's bug: its lines are not stored, the ID being taken) is named in the log.
         ALTER TABLE phone_batch ADD COLUMN digest BLOB;
+        """),
+        (4, """
+        -- The rest of what the phone sends, and the receiver's own settings, out of the writer's
+        -- tables. HealthKit's buckets as sent, upserted on the protocol's identity (§6.4): the
+        -- writer's migration 6 made this table until the receiver owned it, so a store made before
+        -- keeps its rows (and a stale column nothing reads now: the totals among them are the
+        -- writer's supplied_total, its migration 12).
+        CREATE TABLE IF NOT EXISTS phone_aggregate (
+            type TEXT NOT NULL,
+            func TEXT NOT NULL,
+            interval_value INTEGER NOT NULL,
+            interval_unit TEXT NOT NULL,
+            device_filter TEXT NOT NULL,
+            bucket_start REAL NOT NULL,   -- epoch milliseconds, as sent
+            bucket_end REAL NOT NULL,
+            value REAL,                   -- NULL: the bucket is empty
+            unit TEXT,
+            PRIMARY KEY (type, func, interval_value, interval_unit, device_filter, bucket_start)
+        ) WITHOUT ROWID;
+        DROP INDEX IF EXISTS phone_aggregate_total;
+        -- The user ID phones send and the mark of phone_uuid (PhoneSampleIndex), kept in the
+        -- writer's meta until now: moved, not copied, so no key is the writer's and the receiver's.
+        CREATE TABLE receiver_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO receiver_meta (key, value) SELECT key, value FROM meta WHERE key IN ('receive.user', 'phone-uuids-merged');
+        DELETE FROM meta WHERE key IN ('receive.user', 'phone-uuids-merged');
         """),
     ]
 

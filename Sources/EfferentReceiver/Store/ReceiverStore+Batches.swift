@@ -4,8 +4,8 @@ import EfferentWriter
 import Foundation
 
 /// A phone's batches into the store (Puls Sync Protocol v1 §6): each batch in one transaction
-/// with its records and the marks of every day it changed, so a batch is stored whole or not at
-/// all and its days go out with the next push.
+/// with its records and the marks of every day it changed (the writer's, lent for it), so a batch
+/// is stored whole or not at all and its days go out with the next push.
 extension ReceiverStore {
     /// What a batch changed, counted as the protocol's answer counts it (§7.1).
     public struct PhoneBatchCounts: Sendable, Equatable {
@@ -29,19 +29,21 @@ extension ReceiverStore {
         public init() {}
     }
 
-    /// The import run a receiver's records are stamped with (`import_run`, format `pulshealth-receive`).
-    public func beginPhoneRun(source: String) throws -> Int64 { try store.beginPhoneRun(source: source) }
+    /// The import run a receiver's records are stamped with (the writer's run of held records).
+    public func beginPhoneRun(source: String) throws -> Int64 { try store.beginHeldRun(source: source) }
 
     /// A reader for one batch: its records are mapped as an import maps them and held for `commit`.
     public func batchReader(run: Int64, limits: PulsLimits = PulsLimits()) -> PulsBatchReader {
-        store.batchReader(run: run, limits: limits) { [self] uuid in try earlierWorkout(uuid) }
+        PulsBatchReader(session: store.holdingSession(run: run), limits: limits) { [self] uuid in try earlierWorkout(uuid) }
     }
 
-    /// A workout an earlier batch brought, as the reader files its route and series under it.
+    /// A workout an earlier batch brought, as the reader files its route and series under it
+    /// (read on the receiver's own connection: the batch being read is not in any transaction yet).
     func earlierWorkout(_ uuid: String) throws -> SourceRecord? {
         guard let key = PulsUUID(uuid) else { return nil }
+        let index = try phoneSamples()
         return try serialized { db in
-            guard let (sid, _) = try phoneSamples().find(key) else { return nil }
+            guard let (sid, _) = try index.find(key, in: db) else { return nil }
             return try db.statement("SELECT type, source, device, start FROM phone_sample WHERE sid = ? AND present = 1 AND kind = 'workout'")
                 .first([.integer(sid)]) { row in
                     SourceRecord(kind: .workout, type: row.text(0), source: row.optionalText(1) ?? "", deviceModel: row.optionalText(2),
@@ -53,23 +55,26 @@ extension ReceiverStore {
     /// Stores `batch` for the paired phone `token` in one transaction (§6): samples insert-if-absent
     /// by UUID, route and series points by their identities, aggregates and activity summaries
     /// upserted whole, the profile replaced, then the deletions; the batch ID reserved in the same
-    /// transaction, so a replay does nothing. Returns the counts once committed.
+    /// transaction, so a replay does nothing. The transaction is the writer's (`SourceStore.commit`),
+    /// which stores the batch's records and marks their days with it. Returns the counts once committed.
     public func commit(_ batch: PulsBatch, token: Int64, run: Int64, now: Double = Date().timeIntervalSince1970) throws -> PhoneBatchCounts {
-        try serialized { _ in
-            let samples = try phoneSamples()
-            do {
-                return try store.transaction { db in try write(batch, db: db, samples: samples, token: token, run: run, now: now) }
-            } catch {
-                // The rollback took back rows the index's memory may already hold.
-                sampleIndex?.invalidate()
-                throw error
+        do {
+            let committed = try store.commit(batch.records, run: run) { transaction in
+                try inBatch(transaction) { samples in try write(batch, transaction, samples: samples, token: token, now: now) }
             }
+            var counts = committed.value
+            counts.records = committed.recordsAdded
+            counts.days = committed.daysMarked
+            return counts
+        } catch {
+            // The rollback took back rows the index's memory may already hold.
+            serialized { _ in sampleIndex?.invalidate() }
+            throw error
         }
     }
 
-    /// The batch's writes and the phone's counters, in the transaction `commit` holds.
-    private func write(_ batch: PulsBatch, db: SQLiteConnection, samples: PhoneSampleIndex, token: Int64, run: Int64,
-                       now: Double) throws -> PhoneBatchCounts {
+    /// The batch's writes and the phone's counters, in the transaction `commit` is lent.
+    private func write(_ batch: PulsBatch, _ db: RecordTransaction, samples: PhoneSampleIndex, token: Int64, now: Double) throws -> PhoneBatchCounts {
         var counts = PhoneBatchCounts()
         let reserved = try db.statement("""
             INSERT OR IGNORE INTO phone_batch (batch_id, token, received, samples, accepted, digest) VALUES (?, ?, ?, ?, 0, ?)
@@ -84,18 +89,17 @@ extension ReceiverStore {
                 .first([.blob(batch.header.batchID.bytes)]) { $0.isNull(0) ? nil : $0.blob(0) } ?? nil
             counts.replayDiffers = stored != nil && !batch.digest.isEmpty && stored != batch.digest
         } else {
-            let records = try store.phoneRecords(of: batch, run: run)
-            try ReceiverBatchWriter(db: db, batch: batch, records: records, index: samples).write(&counts)
+            try ReceiverBatchWriter(db: db, batch: batch, index: samples).write(&counts)
             try db.statement("UPDATE phone_batch SET accepted = ? WHERE batch_id = ?")
                 .run([.integer(Int64(counts.accepted)), .blob(batch.header.batchID.bytes)])
-            try samples.mergeIfDue()
+            try samples.mergeIfDue(in: db)
         }
         try recordBatch(batch, db: db, counts: counts, token: token, now: now)
         return counts
     }
 
     /// The paired phone's own figures: its last batch, and batches and samples per local day.
-    private func recordBatch(_ batch: PulsBatch, db: SQLiteConnection, counts: PhoneBatchCounts, token: Int64, now: Double) throws {
+    private func recordBatch(_ batch: PulsBatch, db: RecordTransaction, counts: PhoneBatchCounts, token: Int64, now: Double) throws {
         try db.statement("UPDATE phone_token SET last_batch = ?, last_used = ? WHERE id = ?").run([.real(now), .real(now), .integer(token)])
         try db.statement("""
             INSERT INTO phone_device_day (token, day, batches, samples) VALUES (?, ?, 1, ?)

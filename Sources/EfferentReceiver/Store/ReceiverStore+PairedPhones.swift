@@ -24,10 +24,10 @@ extension ReceiverStore {
     }
 
     /// The user ID the phone sends as `X-User-ID`: this writer's, made once (a random UUID
-    /// unless `preferred` names one) and kept in `meta`.
+    /// unless `preferred` names one) and kept in `receiver_meta`.
     public func phoneUser(preferred: PulsUUID? = nil) throws -> PulsUUID {
-        try serialized { _ in
-            if let stored = try store.meta("receive.user").flatMap(PulsUUID.init) {
+        try serialized { db in
+            if let stored = try Self.user(db) {
                 if let preferred, preferred != stored { throw PairingError.otherUser(stored.description) }
                 return stored
             }
@@ -35,13 +35,20 @@ extension ReceiverStore {
             bytes[6] = bytes[6] & 0x0F | 0x40   // RFC 9562 §5.4: version 4
             bytes[8] = bytes[8] & 0x3F | 0x80   // the variant
             let user = preferred ?? PulsUUID(bytes: bytes)
-            try store.setMeta("receive.user", user.description)
+            try db.statement("INSERT INTO receiver_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                .run([.text(Self.userKey), .text(user.description)])
             return user
         }
     }
 
     /// The user ID, when a phone has been paired (nil before the first `pair`).
-    public func existingPhoneUser() throws -> PulsUUID? { try store.meta("receive.user").flatMap(PulsUUID.init) }
+    public func existingPhoneUser() throws -> PulsUUID? { try serialized(Self.user) }
+
+    static let userKey = "receive.user"
+
+    private static func user(_ db: SQLiteConnection) throws -> PulsUUID? {
+        try db.statement("SELECT value FROM receiver_meta WHERE key = ?").first([.text(userKey)]) { PulsUUID($0.text(0)) } ?? nil
+    }
 
     /// Issues a token for a phone called `name`: 32 random bytes, base64url, never starting with
     /// `-` (`BearerToken`). It is returned once and never stored; the store keeps its SHA-256.

@@ -14,7 +14,8 @@ public final class EfferentEventReader {
 
     public let sink: ExportSink
     public private(set) var recordCount = 0
-    private var lines: NDJSONLines
+    public var lines: NDJSONLines
+    /// The input's name in refusals (never read from `lines` inside its own `feed`).
     private let label: String
 
     public init(sink: ExportSink, label: String) {
@@ -23,21 +24,15 @@ public final class EfferentEventReader {
         lines = NDJSONLines(label: label)
     }
 
-    public func feed(_ chunk: [UInt8]) throws {
-        try lines.feed(chunk) { line, number in try self.read(line, number) }
-    }
-
-    public func finish() throws {
-        try lines.finish { line, number in try self.read(line, number) }
-    }
+    public var tally: ExportTally { ExportTally(records: recordCount) }
 
     /// Whether `line` is a valid event line (for recognising a file by its first line).
     func probe(_ line: [UInt8]) throws -> Bool {
-        try read(line, 1)
+        try read(line: line, number: 1)
         return true
     }
 
-    private func read(_ line: [UInt8], _ number: Int) throws {
+    public func read(line: [UInt8], number: Int) throws {
         func bad(_ problem: String) -> ExportError { .malformedLine(file: label, line: number, problem: problem) }
         guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object") }
         guard object["v"]?.integerValue == 1 else { throw bad("\"v\" is not 1") }
@@ -75,7 +70,7 @@ public final class EfferentEventReader {
     }
 
     /// An integral number without a fraction (`58`), others as Swift writes them.
-    static func text(_ number: Double) -> String {
+    public static func text(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// Reads whatever `ExportLocator` found into an `ExportSink`, chunk by chunk, reporting progress.
 public enum ExportImporter {
-    /// Locates and reads the export at `url`.
-    public static func read(_ url: URL, into sink: ExportSink, progress: ((ExportProgress) -> Void)? = nil) throws -> ExportTally {
-        try read(ExportLocator.locate(url), into: sink, progress: progress)
+    /// Locates and reads the export at `url` (an NDJSON file also in one of `lineFormats`).
+    public static func read(_ url: URL, into sink: ExportSink, lineFormats: [LineFormat] = [],
+                            progress: ((ExportProgress) -> Void)? = nil) throws -> ExportTally {
+        try read(ExportLocator.locate(url, lineFormats: lineFormats), into: sink, progress: progress)
     }
 
     /// Reads `input` into `sink`; `progress` is called after every chunk (about every MiB).
@@ -44,13 +45,11 @@ public enum ExportImporter {
         case let .efferentEvents(url):
             let reader = EfferentEventReader(sink: sink, label: url.lastPathComponent)
             try read(url, with: reader, progress)
-            tally.records = reader.recordCount
-        case let .pulsHealth(url):
-            let reader = PulsHealthReader(sink: sink, label: url.lastPathComponent)
+            tally = reader.tally
+        case let .lines(url, format):
+            let reader = format.reader(sink, url.lastPathComponent)
             try read(url, with: reader, progress)
-            tally.records = reader.recordCount
-            tally.routes = reader.routeCount
-            tally.zone = reader.zoneEvidence
+            tally = reader.tally
         }
         return tally
     }

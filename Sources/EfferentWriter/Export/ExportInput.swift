@@ -9,8 +9,27 @@ public enum ExportInput {
     case xml(URL, companions: [URL])
     /// Efferent's own layout-1 event lines.
     case efferentEvents(URL)
-    /// PulsHealth sync batches.
-    case pulsHealth(URL)
+    /// Lines of a dialect another library reads (`LineFormat`: the phone's Puls Sync batches).
+    case lines(URL, LineFormat)
+}
+
+/// A dialect of JSON lines that a library above the writer reads for `efferent import` (the
+/// phone's Puls Sync batches, which the receiver reads as it reads a phone's posts): recognised by
+/// its first line, read by its own reader into the import's session.
+public struct LineFormat: Sendable {
+    /// The import run's format (`import_run.format`), such as `pulshealth-ndjson`.
+    public let name: String
+    /// Whether a file whose first line is this is the dialect's.
+    public let recognises: @Sendable ([UInt8]) -> Bool
+    /// A reader of the dialect into a sink, its refusals naming the file's label.
+    public let reader: @Sendable (ExportSink, String) -> any LineInputReader
+
+    public init(name: String, recognises: @escaping @Sendable ([UInt8]) -> Bool,
+                reader: @escaping @Sendable (ExportSink, String) -> any LineInputReader) {
+        self.name = name
+        self.recognises = recognises
+        self.reader = reader
+    }
 }
 
 /// How far an import has got, for a progress line (records/s, bytes, ETA).

@@ -8,8 +8,9 @@ public enum ExportLocator {
     /// on its second line (a DTD-less file opens with `<HealthData`).
     static let sniffBytes = 1024
 
-    /// What `url` is: a zip, an XML export, an unzipped export folder or an NDJSON file.
-    public static func locate(_ url: URL) throws -> ExportInput {
+    /// What `url` is: a zip, an XML export, an unzipped export folder or an NDJSON file: Efferent's
+    /// events, or one of `lineFormats`.
+    public static func locate(_ url: URL, lineFormats: [LineFormat] = []) throws -> ExportInput {
         let label = url.lastPathComponent
         guard let isDirectory = FileKind.isDirectory(url.path) else { throw ZipError.unreadable(file: label) }
         if isDirectory { return try folder(url) }
@@ -22,8 +23,11 @@ public enum ExportLocator {
             guard isHealthXML(Array(head.prefix(sniffBytes))) || isHealthXML(head) else { throw ExportError.notHealthExport(file: label) }
             return .xml(url, companions: companionFiles(beside: url))
         }
-        if text.first == UInt8(ascii: "{"), let kind = ndjsonKind(text) {
-            return kind == .events ? .efferentEvents(url) : .pulsHealth(url)
+        if text.first == UInt8(ascii: "{"), let kind = ndjsonKind(text, lineFormats) {
+            switch kind {
+            case .events: return .efferentEvents(url)
+            case let .other(format): return .lines(url, format)
+            }
         }
         throw ExportError.notAnExport(file: label)
     }
@@ -79,16 +83,14 @@ public enum ExportLocator {
         return found
     }
 
-    private enum LineKind { case events, pulsHealth }
+    private enum LineKind { case events, other(LineFormat) }
 
-    /// Which NDJSON dialect the first line speaks, or nil when it is neither.
-    private static func ndjsonKind(_ text: ArraySlice<UInt8>) -> LineKind? {
+    /// Which NDJSON dialect the first line speaks, or nil when it is none of them.
+    private static func ndjsonKind(_ text: ArraySlice<UInt8>, _ formats: [LineFormat]) -> LineKind? {
         guard let newline = text.firstIndex(of: 0x0A) ?? (text.count < 64 * 1024 ? text.endIndex : nil) else { return nil }
-        var sink = NDJSONProbe()
-        if (try? EfferentEventReader(sink: sink, label: "").probe(Array(text[..<newline]))) == true { return .events }
-        sink = NDJSONProbe()
-        if (try? PulsHealthReader(sink: sink, label: "").probe(Array(text[..<newline]))) == true { return .pulsHealth }
-        return nil
+        let line = Array(text[..<newline])
+        if (try? EfferentEventReader(sink: NDJSONProbe(), label: "").probe(line)) == true { return .events }
+        return formats.first { $0.recognises(line) }.map(LineKind.other)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
@@ -103,7 +105,8 @@ public enum ExportLocator {
 }
 
 /// A sink that keeps nothing, for recognising a line's dialect.
-final class NDJSONProbe: ExportSink {
-    func record(_ record: SourceRecord) throws {}
-    func activitySummary(_ summary: ActivitySummaryRecord) throws {}
+public final class NDJSONProbe: ExportSink {
+    public init() {}
+    public func record(_ record: SourceRecord) throws {}
+    public func activitySummary(_ summary: ActivitySummaryRecord) throws {}
 }

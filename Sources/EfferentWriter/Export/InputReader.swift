@@ -1,7 +1,8 @@
 /// A parser of one input format the writer takes — Apple's export XML, a GPX route, Efferent's
-/// layout-1 events, PulsHealth's NDJSON batches — fed its bytes in pieces, whatever they come
-/// from: a file, a zip entry, an HTTP request body. What it reads goes to its `ExportSink` as it
-/// goes, so the same parser serves `efferent import` and a receiver a phone posts to.
+/// layout-1 events, and the dialects of JSON lines other libraries read (`LineFormat`: the
+/// phone's Puls Sync batches) — fed its bytes in pieces, whatever they come from: a file, a zip
+/// entry, an HTTP request body. What it reads goes to its `ExportSink` as it goes, so the same
+/// parser serves `efferent import` and a receiver a phone posts to.
 public protocol InputReader: AnyObject {
     /// Records (and workouts) handed to the sink so far.
     var recordCount: Int { get }
@@ -30,9 +31,29 @@ extension InputReader {
     }
 }
 
+/// A reader of JSON lines (NDJSON), one dialect a line: split into numbered lines by `lines` as
+/// the pieces come, each read whole; `feed` and `finish` are the same for every dialect.
+public protocol LineInputReader: InputReader {
+    /// The reader's line splitter, in use throughout `feed` and `finish`: `read` must not touch it.
+    var lines: NDJSONLines { get set }
+    /// One line, numbered from 1 (blank lines are counted, never read).
+    func read(line: [UInt8], number: Int) throws
+    /// What the input held, as an import reports it.
+    var tally: ExportTally { get }
+}
+
+extension LineInputReader {
+    public func feed(_ chunk: [UInt8]) throws {
+        try lines.feed(chunk) { line, number in try read(line: line, number: number) }
+    }
+
+    public func finish() throws {
+        try lines.finish { line, number in try read(line: line, number: number) }
+    }
+}
+
 extension HealthExportReader: InputReader {}
-extension EfferentEventReader: InputReader {}
-extension PulsHealthReader: InputReader {}
+extension EfferentEventReader: LineInputReader {}
 extension FileChunks: ByteSource {}
 extension ZipEntryReader: ByteSource {}
 

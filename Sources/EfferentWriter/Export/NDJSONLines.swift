@@ -1,20 +1,20 @@
 /// Splits a byte stream into lines (`\n`, with an optional `\r` before it), numbered from 1, for
 /// the NDJSON readers; blank lines are skipped but counted.
-struct NDJSONLines {
-    let label: String
+public struct NDJSONLines: Sendable {
+    public let label: String
     private var partial: [UInt8] = []
-    private(set) var lineNumber = 0
+    public private(set) var lineNumber = 0
 
     /// The longest line kept waiting for its end.
-    let maximumLineBytes: Int
+    public let maximumLineBytes: Int
 
-    init(label: String, maximumLineBytes: Int = 64 << 20) {
+    public init(label: String, maximumLineBytes: Int = 64 << 20) {
         self.label = label
         self.maximumLineBytes = maximumLineBytes
     }
 
     /// Calls `handler` with each complete line in `chunk` (and any carried over from before).
-    mutating func feed(_ chunk: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
+    public mutating func feed(_ chunk: [UInt8], _ handler: ([UInt8], Int) throws -> Void) throws {
         var start = 0
         var index = 0
         while index < chunk.count {
@@ -38,7 +38,7 @@ struct NDJSONLines {
     }
 
     /// Flushes a last line that has no `\n`.
-    mutating func finish(_ handler: ([UInt8], Int) throws -> Void) throws {
+    public mutating func finish(_ handler: ([UInt8], Int) throws -> Void) throws {
         guard !partial.isEmpty else { return }
         let line = partial
         partial = []

@@ -4,7 +4,7 @@ import EfferentCore
 /// audiogram's points — as part records whose end is the sample's ordinal within its whole
 /// second (decision A.9, `RecordParts.isSampleSeries`), so the order and the pairing of a fix's
 /// fields survive the day body's row sort.
-final class SampleSeriesWriter {
+public final class SampleSeriesWriter {
     let sink: ExportSink
     let source: String
     let deviceModel: String?
@@ -13,7 +13,7 @@ final class SampleSeriesWriter {
     /// Samples written so far.
     private(set) var count = 0
 
-    init(sink: ExportSink, source: String, deviceModel: String? = nil) {
+    public init(sink: ExportSink, source: String, deviceModel: String? = nil) {
         self.sink = sink
         self.source = source
         self.deviceModel = deviceModel
@@ -22,7 +22,7 @@ final class SampleSeriesWriter {
     /// One sample at `instant` (Unix seconds, fractions allowed): `values` are (part, value, unit as
     /// written) and share the sample's start and ordinal; a part without a value is not written
     /// unless `keepingEmpty` (a beat whose rate is unknown is still a beat).
-    func write(at instant: Double, _ values: [(part: RecordParts.Part, value: Double?, unit: String?)], keepingEmpty: Bool = false) throws {
+    public func write(at instant: Double, _ values: [(part: RecordParts.Part, value: Double?, unit: String?)], keepingEmpty: Bool = false) throws {
         // An offset or a rate gone wild (a beat 10^300 seconds in) would leave the calendar.
         guard ImportSession.storable(instant) else {
             try sink.leftOut(LeftOut(values.first?.part.metric ?? "sample", .unreadable("an instant outside the years 0001 to 9999")))
@@ -40,15 +40,15 @@ final class SampleSeriesWriter {
 }
 
 /// One GPS fix, as GPX, inline `Location` elements and PulsHealth route lines carry it.
-struct RouteFix {
-    var time: Double?
-    var latitude: Double?
-    var longitude: Double?
-    var altitude: Double?
-    var speed: Double?
-    var course: Double?
-    var horizontalAccuracy: Double?
-    var verticalAccuracy: Double?
+public struct RouteFix {
+    public var time: Double?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var altitude: Double?
+    public var speed: Double?
+    public var course: Double?
+    public var horizontalAccuracy: Double?
+    public var verticalAccuracy: Double?
 
     /// The fix's fields as parts; a negative speed, course or accuracy is Core Location's
     /// "invalid" and is not written.
@@ -63,8 +63,20 @@ struct RouteFix {
     /// rather than per fix.
     private static let table = RecordParts.routeFields.map { RecordParts.route[$0]! }
 
+    public init(time: Double? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, speed: Double? = nil,
+                course: Double? = nil, horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+    }
+
     /// Writes the fix when it has a time and both coordinates; returns whether it did.
-    func write(to writer: SampleSeriesWriter) throws -> Bool {
+    public func write(to writer: SampleSeriesWriter) throws -> Bool {
         guard let time, latitude != nil, longitude != nil else { return false }
         try writer.write(at: time, parts)
         return true

@@ -22,7 +22,7 @@ public struct WorkoutRoute: Sendable, Equatable {
     }
 
     /// Widens the span to include `instant`.
-    mutating func include(_ instant: Double) {
+    public mutating func include(_ instant: Double) {
         start = min(start ?? instant, instant)
         end = max(end ?? instant, instant)
     }

@@ -9,7 +9,7 @@ import EfferentCore
 /// Only the common cases are remembered — a quantity or part whose unit converts by a factor, or
 /// is the wire unit already — and their results are the ones `MetricMapping.map` gives, computed
 /// the same way; anything else (no value, a non-finite one, a molar glucose unit, a refusal, a
-/// part with an activity) goes through `MetricMapping.map` itself.
+/// part with an activity or a name kept as it came) goes through `MetricMapping.map` itself.
 struct MappingRun {
     /// What one type and unit map to.
     private struct Plan {
@@ -34,7 +34,9 @@ struct MappingRun {
 
     /// The wire form of `record`, or why it cannot have one: `MetricMapping.map(record)`.
     mutating func map(_ record: SourceRecord) -> Result<MetricMapping.Mapped, LeftOut> {
-        guard record.kind == .quantity || record.kind == .part, record.activity == nil else { return MetricMapping.map(record) }
+        guard record.kind == .quantity || record.kind == .part, record.activity == nil, record.category == nil else {
+            return MetricMapping.map(record)
+        }
         if let value = record.value, !value.isFinite { return MetricMapping.map(record) }
         if record.kind == .quantity, record.value == nil { return MetricMapping.map(record) }
         // Strings of one run share their storage (`RecentString`, `RecordParts`), so these compare by pointer.

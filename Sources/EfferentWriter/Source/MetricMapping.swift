@@ -71,7 +71,7 @@ public enum MetricMapping {
             // A native `workout.activity` row has an activity too, but is a part of its workout.
             let target = nativeName(record.type).map { self.target(forMetric: $0, unit: nil) } ?? workout
             return .success(Mapped(target: target, value: target == workout ? nil : record.value, stage: nil,
-                                   activity: WorkoutActivity.number(record.activity),
+                                   activity: record.resolvedActivity ?? WorkoutActivity.number(record.activity),
                                    duration: record.duration ?? max(0, record.end - record.start)))
         case .part:
             return part(record)
@@ -108,9 +108,11 @@ public enum MetricMapping {
             let scale = Self.powersOfTen[decimals]
             value = (number * scale).rounded() / scale
         }
-        let activity = record.activity.map { WorkoutActivity.number($0) }
+        let activity = record.resolvedActivity ?? record.activity.map { WorkoutActivity.number($0) }
+        // A part whose value is an enumeration's name this version does not know (a State of Mind
+        // label, an ECG classification) keeps the name as it came, where a later version can map it.
         return .success(Mapped(target: Target(metric: record.type, isTotal: false, unit: wire), value: value,
-                               stage: nil, activity: activity, duration: record.duration))
+                               stage: record.category, activity: activity, duration: record.duration))
     }
 
     /// Every known quantity identifier's target, computed once.

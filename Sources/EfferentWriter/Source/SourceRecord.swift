@@ -35,8 +35,14 @@ public struct SourceRecord: Sendable, Equatable {
     public var unit: String?
     /// Categories: the value string (`HKCategoryValueSleepAnalysisAsleepCore`), or nil.
     public var category: String?
-    /// Workouts: `HKWorkoutActivityTypeRunning` (XML) or the raw number as text.
+    /// Workouts (and a workout's activities): `HKWorkoutActivityTypeRunning` (XML), the raw number
+    /// as text, or the name a format gives it (`strength_training`), exactly as written.
     public var activity: String?
+    /// `HKWorkoutActivityType`'s raw value as text (`50`) for `activity`, when the reader of a
+    /// format that names activities in words of its own (Puls Sync's `strength_training`) knew the
+    /// name; nil otherwise. The mapping takes it before `activity`, which stays as written for the
+    /// record's identity (decision A.6).
+    public var resolvedActivity: String?
     /// Workouts: duration in seconds.
     public var duration: Double?
     /// The `HKTimeZone` metadata, when the record carries one.
@@ -44,7 +50,7 @@ public struct SourceRecord: Sendable, Equatable {
 
     public init(kind: Kind, type: String, source: String, deviceModel: String? = nil, start: Double, end: Double,
                 value: Double? = nil, unit: String? = nil, category: String? = nil, activity: String? = nil,
-                duration: Double? = nil, timeZone: String? = nil) {
+                resolvedActivity: String? = nil, duration: Double? = nil, timeZone: String? = nil) {
         self.kind = kind
         self.type = type
         self.source = source
@@ -55,6 +61,7 @@ public struct SourceRecord: Sendable, Equatable {
         self.unit = unit
         self.category = category
         self.activity = activity
+        self.resolvedActivity = resolvedActivity
         self.duration = duration
         self.timeZone = timeZone
     }

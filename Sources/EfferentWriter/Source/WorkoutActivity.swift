@@ -1,6 +1,8 @@
 /// `HKWorkoutActivityType` names → the raw numbers the wire carries as text (§4.2: `"37"`).
-enum WorkoutActivity {
-    static let numbers: [String: Int] = [
+public enum WorkoutActivity {
+    /// HealthKit's list: every case of `HKWorkoutActivityType` (the iOS 18 SDK), by the name after
+    /// the prefix, and its raw value.
+    public static let numbers: [String: Int] = [
         "AmericanFootball": 1, "Archery": 2, "AustralianFootball": 3, "Badminton": 4, "Baseball": 5, "Basketball": 6,
         "Bowling": 7, "Boxing": 8, "Climbing": 9, "Cricket": 10, "CrossTraining": 11, "Curling": 12, "Cycling": 13,
         "Dance": 14, "DanceInspiredTraining": 15, "Elliptical": 16, "EquestrianSports": 17, "Fencing": 18, "Fishing": 19,
@@ -20,18 +22,44 @@ enum WorkoutActivity {
 
     static let lowercased: [String: Int] = Dictionary(uniqueKeysWithValues: numbers.map { ($0.key.lowercased(), $0.value) })
 
-    /// `HKWorkoutActivityTypeRunning`, `running` or `37` → `"37"`; anything unknown → `"3000"` (other).
-    static func number(_ name: String?) -> String {
+    /// `HKWorkoutActivityTypeRunning`, `running` or `37` → `"37"`; none → `"3000"` (other). A name
+    /// this version does not know is kept as it came, never taken for "other": the day says what
+    /// the input said, `efferent overview` names it, and a later version that knows it maps it.
+    public static func number(_ name: String?) -> String {
         guard let name, !name.isEmpty else { return "3000" }
-        if name.allSatisfy(\.isNumber) { return name }
+        if name.allSatisfy(Self.isDigit) { return name }
+        return known(name).map(String.init) ?? name
+    }
+
+    /// HealthKit's raw value for `HKWorkoutActivityTypeRunning`, `Running`, `running` or `37`; nil
+    /// for a name HealthKit's list does not hold.
+    public static func known(_ name: String) -> Int? {
+        if !name.isEmpty, name.allSatisfy(isDigit) { return Int(name) }
         let bare = name.hasPrefix("HKWorkoutActivityType") ? String(name.dropFirst("HKWorkoutActivityType".count)) : name
-        if let number = numbers[bare] ?? lowercased[bare.lowercased()] { return String(number) }
-        return "3000"
+        return numbers[bare] ?? lowercased[bare.lowercased()]
+    }
+
+    static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
+    /// HealthKit's umbrella cases and the cases of their families, which a sender may name with one
+    /// word (the PulsHealth app's `dance` and `snow_sports`): Dance (14) for dance-inspired
+    /// training, cardio dance and social dance; SnowSports (40) for cross-country and downhill
+    /// skiing and snowboarding.
+    static let families: [Int: [Int]] = [14: [15, 77, 78], 40: [60, 61, 67]]
+
+    /// The other activities that may name the same workout as `number` (decision A.14), as
+    /// `,n,m,` for a look-up in SQL: an umbrella case's family, or a family member's umbrella case;
+    /// nil for any other activity.
+    static func family(_ number: String) -> String? {
+        guard let value = Int(number) else { return nil }
+        if let members = families[value] { return "," + members.map(String.init).joined(separator: ",") + "," }
+        if let umbrella = families.first(where: { $0.value.contains(value) })?.key { return ",\(umbrella)," }
+        return nil
     }
 
     /// The distance type a workout's legacy `totalDistance` counts, by its activity number: what
     /// HealthKit records for that activity (walking and running unless the activity says otherwise).
-    static func distanceType(_ number: String) -> String {
+    public static func distanceType(_ number: String) -> String {
         let type = switch number {
         case "13", "74": "DistanceCycling"
         case "46": "DistanceSwimming"

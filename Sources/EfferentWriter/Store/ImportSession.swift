@@ -45,11 +45,11 @@ public final class ImportSession: ExportSink {
     public var skipped: Int { notCarried.filter { !$0.key.isOnPurpose }.values.reduce(0, +) }
     private var identities = RecordIdentity()
     static let batch = 20_000
-    /// A receiver's session keeps everything it reads for the receiver's own transaction (one per
-    /// phone batch) instead of writing it in batches of its own.
+    /// A holding session (`SourceStore.holdingSession`) keeps everything it reads for its
+    /// caller's one transaction (`SourceStore.commit`) instead of writing it in batches of its own.
     let holding: Bool
     /// Records read and kept so far (a holding session's lines own consecutive runs of them).
-    var heldCount: Int { pending.count }
+    public var heldCount: Int { pending.count }
     /// The writer thread and what it keeps.
     private let batches: BatchWriter
 
@@ -142,7 +142,7 @@ public final class ImportSession: ExportSink {
     }
 
     /// The zone this session files records' days in.
-    var zone: ZoneCalendar { days.zone }
+    public var zone: ZoneCalendar { days.zone }
 
     /// Apple's ring figures are kept for `check` and carried as `activitySummary.*` records over
     /// their local day in the pinned zone (decision A.9); they have no source. Their identity is
@@ -202,17 +202,17 @@ public final class ImportSession: ExportSink {
     static func storable(_ seconds: Double) -> Bool { seconds.isFinite && seconds >= -62_135_596_800 && seconds < 253_402_300_800 }
 
     /// Forgets what was read from the `count`-th record on (a line that turned out unreadable).
-    func dropHeld(from count: Int) {
+    public func dropHeld(from count: Int) {
         if pending.count > count { pending.removeSubrange(count...) }
     }
 
-    /// What a holding session read, for the receiver's transaction: its records and ring days.
-    func takeHeld() -> (records: [Pending], summaries: [ActivitySummaryRecord]) {
+    /// What a holding session read, for its caller's `commit`: its records and ring figures.
+    public func takeHeld() -> HeldRecords {
         defer {
             pending = []
             summaries = []
         }
-        return (pending, summaries)
+        return HeldRecords(records: pending, ringFigures: summaries, zone: zone.identifier)
     }
 
     /// Writes everything buffered and waits until it is committed.
@@ -370,8 +370,8 @@ private final class BatchWriter: Sendable {
                 let delete = try db.statement("DELETE FROM record WHERE rid = ?")
                 for rid in gone { try delete.run([.integer(rid)]) }
                 removed += gone.count
-                // A bucket covering a removed total no longer stands for it.
-                try SourceStore.staleBuckets(changes, db: db)
+                // A supplied total covering a removed total no longer stands for it.
+                try SourceStore.staleTotals(changes, db: db)
                 // A deleted total may have reached past midnight: the next day is rebuilt too
                 // (an unchanged day comes out with the same fingerprint and is not sent).
                 try store.mark(days.union(days.compactMap { CalendarDay($0)?.next.description }))
@@ -402,7 +402,7 @@ private final class BatchWriter: Sendable {
             let rows = try RecordInserter(db: db, run: run, existing: existing)
             // By index: a `for in` copies each entry out, retaining every string it holds.
             for index in pending.indices where try rows.insert(pending[index]) { written.added += 1 }
-            if let changes = rows.totalChanges { try SourceStore.staleBuckets(changes, db: db) }
+            if let changes = rows.totalChanges { try SourceStore.staleTotals(changes, db: db) }
             try ImportSession.upsert(summaries, db: db)
             try store.mark(rows.touched)
         }

@@ -21,7 +21,7 @@ final class RecordInserter {
     /// The `statement.clearings` that `boundText` holds for: another use of the same SQL clears
     /// the statement's bindings, and then `boundText` is forgotten.
     private var clearings: Int
-    /// Where added totals lie, when the store holds phone buckets they could make stale (nil: none
+    /// Where added totals lie, when the store holds supplied totals they could make stale (nil: none
     /// stored, and nothing is noted).
     private(set) var totalChanges: TotalChanges?
     /// Decision A.14, an import's side: finds a row a phone sample brought that no export record of
@@ -30,6 +30,8 @@ final class RecordInserter {
     /// Decision A.14, a phone's side: gives the sample an export row of the same HealthKit sample
     /// that no phone sample claims yet (nil: not a phone's inserter, or nothing was ever imported).
     private let exportTwin: SQLiteStatement?
+    /// The same for a record that repeats a reading another sample brings (`insert`'s `repeatsSample`).
+    private let repeatedTwin: SQLiteStatement?
     private let claimed: SQLiteStatement?
     /// Takes back the row an import's record just added when a phone row turns out to be its twin.
     private let takenBack: SQLiteStatement?
@@ -53,10 +55,14 @@ final class RecordInserter {
     /// second, metric, source, stage and activity equal, and the values equal or within the
     /// rounding an export's text introduces (six significant digits, plus the unit conversion's),
     /// or for a part kept to fixed decimals (a route fix's altitude, speed, course) one step of
-    /// them, `?8`: the export's six decimals and the app's full value may round a step apart.
+    /// them, `?8`: the export's six decimals and the app's full value may round a step apart. An
+    /// activity may also be one of `?9`'s (`,61,`): the app names some families of activities
+    /// with one word (`snow_sports` for skiing and snowboarding too), filed under HealthKit's
+    /// umbrella case, which meets the export's own case of the family, and the other way round.
     /// Looked up by start on the identity index; `?1`…`?7` are the record's fields.
     static let sameSample = """
-        start = ?1 AND end = ?2 AND metric = ?3 AND source = ?4 AND stage IS ?5 AND activity IS ?6 AND origin = 0
+        start = ?1 AND end = ?2 AND metric = ?3 AND source = ?4 AND stage IS ?5 AND (activity IS ?6 OR instr(?9, ',' || activity || ',') > 0)
+        AND origin = 0
         AND (value IS ?7 OR abs(value - ?7) <= max(6e-6 * max(abs(value), abs(?7)), ?8))
         """
 
@@ -72,17 +78,24 @@ final class RecordInserter {
         self.db = db
         self.run = run
         self.existing = existing
-        totalChanges = try SourceStore.holdsTotalBuckets(db) ? TotalChanges() : nil
+        totalChanges = try SourceStore.holdsSuppliedTotals(db) ? TotalChanges() : nil
         if phone {
             phoneTwin = nil
-            // Only an import (not a phone's receive run) stores rows no UUID claims.
-            let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> 'pulshealth-receive')")
-                .first { $0.int64(0) == 1 } ?? false
-            exportTwin = imported ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
+            // Only an import (not a run held for a receiver's commits) stores rows no UUID claims.
+            let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> ?)")
+                .first([.text(SourceStore.heldRunFormat)]) { $0.int64(0) == 1 } ?? false
+            exportTwin = imported ? try db.statement("SELECT rid, 1 FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
+            // For records that repeat readings samples bring on their own (a workout's series): an
+            // export row no sample claims yet first, else one a sample of the same reading met already.
+            repeatedTwin = imported ? try db.statement("""
+                SELECT rid, sample IS NULL FROM record WHERE \(Self.sameSample) AND (sample IS NULL OR matched IS NOT NULL)
+                ORDER BY sample IS NOT NULL LIMIT 1
+                """) : nil
             claimed = imported ? try db.statement("UPDATE record SET sample = ?, matched = seen WHERE rid = ?") : nil
             takenBack = nil
         } else {
             exportTwin = nil
+            repeatedTwin = nil
             // The partial index on sample answers at once; an archive fed only by exports pays nothing more.
             let phoneRows = try db.statement("SELECT EXISTS (SELECT 1 FROM record WHERE sample IS NOT NULL)").first { $0.int64(0) == 1 } ?? false
             phoneTwin = phoneRows
@@ -115,14 +128,21 @@ final class RecordInserter {
     }
 
     /// Stores `entry` unless a record with its identity is there; returns whether it was added.
-    /// `sample` is the phone sample it belongs to (its deletion takes the record with it).
-    func insert(_ entry: ImportSession.Pending, sample: Int64? = nil) throws -> Bool {
+    /// `sample` is the phone sample it belongs to (its deletion takes the record with it);
+    /// `repeatsSample`: the record repeats a reading another sample brings on its own (a point of
+    /// a workout's series is also a sample of its type), so the export's row a sample of that
+    /// reading met stands for it too.
+    func insert(_ entry: ImportSession.Pending, sample: Int64? = nil, repeatsSample: Bool = false) throws -> Bool {
         let mapped = entry.mapped
         let start = Int64(entry.record.start.rounded(.down))
         if sample == nil, phoneTwin != nil, try coveredByPhone(entry, start: start) { return false }
-        if let sample, let exportTwin, let claimed, let rid = try twin(exportTwin, entry, start: start) {
-            // The export's row stands for this sample from now on: the UUID's deletion takes it.
-            try claimed.run([.integer(sample), .integer(rid)])
+        if let sample, let lookup = repeatsSample ? repeatedTwin : exportTwin, let claimed, let rid = try twin(lookup, entry, start: start) {
+            // The export's row stands for this sample from now on: the UUID's deletion takes it (a
+            // row a sample of the same reading met already stays that sample's: the reading is in
+            // the archive once, as the export alone has it).
+            let unclaimed = lookup.int64(1) == 1
+            lookup.rewind()
+            if unclaimed { try claimed.run([.integer(sample), .integer(rid)]) }
             met += 1
             return false
         }
@@ -166,6 +186,7 @@ final class RecordInserter {
         // usual re-import never looks for a twin), and no other record of the export meets that
         // row again. Looked for after the insert, which the usual re-import never gets past.
         if sample == nil, let phoneTwin, let claimed, let takenBack, let rid = try twin(phoneTwin, entry, start: start) {
+            phoneTwin.rewind()
             try takenBack.run([.integer(db.lastInsertRowID)])
             try claimed.run([.integer(entry.id), .integer(run), .integer(rid)])
             if case let .noted(seen) = existing { seen.insert(rid) }
@@ -266,7 +287,12 @@ final class RecordInserter {
         try statement.bind(6, text: mapped.activity)
         try statement.bind(7, real: mapped.value)
         try statement.bind(8, real: Self.roundingStep(entry.record.type))
-        defer { statement.rewind() }
-        return try statement.step() ? statement.int64(0) : nil
+        try statement.bind(9, text: mapped.activity.flatMap(WorkoutActivity.family))
+        // Left stepped on the row found, for its other columns; the caller rewinds.
+        guard try statement.step() else {
+            statement.rewind()
+            return nil
+        }
+        return statement.int64(0)
     }
 }

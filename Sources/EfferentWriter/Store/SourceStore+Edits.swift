@@ -83,7 +83,7 @@ extension SourceStore {
             let seq = try journal(edit: edit, index: index, at: at, op: "put", agentID: put.id, added: recordID, put: put, version: version)
             if agentRecord { try displace(recordID, seq: seq) }
             let day = zone.day(of: Double(put.start))
-            try staleBuckets(metric: put.metric, total: target.isTotal, start: put.start, end: put.end)
+            try staleTotals(metric: put.metric, total: target.isTotal, start: put.start, end: put.end)
             try db.statement("""
                 INSERT INTO record (id, metric, total, source, device, start, end, value, unit, stage, activity, duration, day, origin, seen)
                 VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, NULL, ?, 1, 0)
@@ -126,7 +126,7 @@ extension SourceStore {
         if let old = try db.statement("SELECT day, end, metric, total, start FROM record WHERE id = ? AND origin = 1")
             .first([.integer(recordID)], { ($0.text(0), $0.int64(1), $0.text(2), $0.int64(3) == 1, $0.int64(4)) }) {
             if let day = CalendarDay(old.0) { try mark(span(day, old.1)) }
-            try staleBuckets(metric: old.2, total: old.3, start: old.4, end: old.1)
+            try staleTotals(metric: old.2, total: old.3, start: old.4, end: old.1)
         }
         try db.statement("DELETE FROM record WHERE id = ? AND origin = 1").run([.integer(recordID)])
     }
@@ -160,13 +160,13 @@ extension SourceStore {
                        let row = try db.statement("SELECT day, end, metric, total, start FROM record WHERE id = ? AND origin = 1")
                         .first([.integer(added)], { ($0.text(0), $0.int64(1), $0.text(2), $0.int64(3) == 1, $0.int64(4)) }) {
                         if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
-                        try staleBuckets(metric: row.2, total: row.3, start: row.4, end: row.1)
+                        try staleTotals(metric: row.2, total: row.3, start: row.4, end: row.1)
                         try db.statement("DELETE FROM record WHERE id = ? AND origin = 1").run([.integer(added)])
                     }
                     if let row = try db.statement("SELECT day, end, metric, total, start FROM edit_displaced WHERE seq = ?")
                         .first([.integer(entry.seq)], { ($0.text(0), $0.int64(1), $0.text(2), $0.int64(3) == 1, $0.int64(4)) }) {
                         if let day = CalendarDay(row.0) { days.formUnion(span(day, row.1)) }
-                        try staleBuckets(metric: row.2, total: row.3, start: row.4, end: row.1)
+                        try staleTotals(metric: row.2, total: row.3, start: row.4, end: row.1)
                         // Back under its own rid when that is free, so the day's records come back in
                         // their old order and the rebuilt body is the one from before.
                         try db.statement("""

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// One connection, one owner at a time (style habit 8): every method runs inside `serialized`,
 /// so an import committing batches, a push sealing days and a receiver taking a phone's samples
-/// can share one store from their own threads. The lock is recursive because store methods
+/// can share one store from their own threads. The connection is never lent: a library that keeps
+/// tables of its own in this file (the phone's receiver) writes them inside the one transaction
+/// `commit` lends it, beside the records it commits (`RecordTransaction`). The lock is recursive because store methods
 /// compose inside each other's transactions (an import's batch marks its days in the same one).
 /// The connection and what is kept beside it are reachable only through the lock (`Exclusive`):
 /// used outside `serialized`, they stop the process rather than race.
@@ -77,24 +79,6 @@ public final class SourceStore: Sendable {
     /// connection's one owner until `body` returns.
     func serialized<T>(_ body: () throws -> T) rethrows -> T {
         try owner.withLock { _ in try body() }
-    }
-
-    // MARK: A caller's own tables beside the writer's
-
-    /// Runs `body` with the store held and its connection lent: for a library that keeps tables
-    /// of its own in this file (the receiver's `ReceiverStore`), so its rows and the writer's
-    /// share one connection and so one transaction. The connection is the caller's only until
-    /// `body` returns.
-    public func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try serialized { try body(db) }
-    }
-
-    /// Runs `body` in one write transaction with the store held: what `body` writes to its own
-    /// tables and what it has the writer write (records and their days, `phoneRecords(of:run:)`)
-    /// commit together or not at all. Inside another transaction of this store it is a savepoint
-    /// of that one (taken back if `body` throws).
-    public func transaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try serialized { try db.write { try body(db) } }
     }
 
     // MARK: Meta

@@ -3,7 +3,9 @@ import EfferentSQLite
 /// The writer's database: the source store (records, with the day each belongs to) and the ledger
 /// (§9.1: days, meta), in one SQLite file so that a change and the marks on its days commit
 /// together. Numbered migrations, recorded in `migration`. The phone receiver's tables are in the
-/// same file but are the receiver's (EfferentReceiver's `ReceiverSchema`, in `receiver_migration`).
+/// same file but are the receiver's (EfferentReceiver's `ReceiverSchema`, in `receiver_migration`):
+/// no migration here makes, changes or reads one, but for migration 12's one-time adoption of the
+/// totals a store made before kept in `phone_aggregate`.
 enum WriterSchema {
     static let migrations: [(version: Int, sql: String)] = [
         (1, """
@@ -185,27 +187,11 @@ enum WriterSchema {
         -- A phone's live samples (the Puls Sync Protocol receiver, `efferent receive`). A sample's
         -- records are ordinary records (decision A.6 identity) that name the sample they came from,
         -- so a deletion by UUID takes exactly those records with it. The samples themselves, their
-        -- points, the paired phones and the batches taken are the receiver's own tables
-        -- (EfferentReceiver's ReceiverSchema), in this file, created by the receiver.
+        -- points, the paired phones, the batches taken and HealthKit's buckets as sent are the
+        -- receiver's own tables (EfferentReceiver's ReceiverSchema), in this file, made by the
+        -- receiver. (This migration made phone_aggregate too until the receiver owned it.)
         ALTER TABLE record ADD COLUMN sample INTEGER;
         CREATE INDEX record_sample ON record (sample) WHERE sample IS NOT NULL;
-        -- HealthKit's own statistics buckets, upserted on the protocol's identity (§6.4): the
-        -- writer's, as its days are built from the totals among them (PhoneTotals).
-        CREATE TABLE phone_aggregate (
-            type TEXT NOT NULL,
-            func TEXT NOT NULL,
-            interval_value INTEGER NOT NULL,
-            interval_unit TEXT NOT NULL,
-            device_filter TEXT NOT NULL,
-            bucket_start REAL NOT NULL,   -- epoch milliseconds
-            bucket_end REAL NOT NULL,
-            value REAL,                   -- NULL: the bucket is empty
-            unit TEXT,
-            PRIMARY KEY (type, func, interval_value, interval_unit, device_filter, bucket_start)
-        ) WITHOUT ROWID;
-        -- The buckets that are totals (DayBuilder): de-duplicated sums over all devices, an hour or a day wide.
-        CREATE INDEX phone_aggregate_total ON phone_aggregate (bucket_start)
-            WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day');
         """),
         (7, """
         -- Moved: the phone samples' UUIDs out of a unique index into phone_uuid is the receiver's
@@ -218,9 +204,8 @@ enum WriterSchema {
         DROP INDEX IF EXISTS record_day;
         """),
         (9, """
-        -- A bucket stands for a total only while nothing it covers has changed since it arrived: a
-        -- total record added or removed inside its span makes it stale until the phone sends it again.
-        ALTER TABLE phone_aggregate ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
+        -- Moved: the phone's buckets going stale is migration 12's supplied_total.stale now (the
+        -- buckets as sent are the receiver's). The number stays taken: stores made before have it.
         """),
         (10, """
         -- One record per HealthKit sample, whichever door it came through (decision A.14): a phone
@@ -235,6 +220,42 @@ enum WriterSchema {
         -- Moved: the digest of each phone batch is the receiver's migration 3 now (ReceiverSchema).
         -- The number stays taken: stores made before have it.
         """),
+        (12, """
+        -- Totals computed outside the archive that stand for its own (SuppliedTotals): HealthKit's
+        -- de-duplicated sums over an hour or a day, as a phone's receiver supplies them with the
+        -- batch they came in (the buckets as sent are the receiver's phone_aggregate). A total
+        -- stands only while nothing it covers has changed since it came: a total record added or
+        -- removed inside its span makes it stale until it is supplied again. Instants are Unix
+        -- seconds. A store made before keeps the totals its phone_aggregate held (adoptions).
+        CREATE TABLE supplied_total (
+            type TEXT NOT NULL,           -- the HealthKit quantity type
+            width TEXT NOT NULL,          -- 'hour' or 'day'
+            start REAL NOT NULL,
+            end REAL NOT NULL,
+            value REAL,                   -- NULL: the hour or day holds no samples
+            unit TEXT,
+            stale INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (type, width, start)
+        ) WITHOUT ROWID;
+        CREATE INDEX supplied_total_start ON supplied_total (start);
+        """),
+    ]
+
+    /// What a migration takes over from what a store made before holds, run in the migration's
+    /// transaction: migration 12 keeps the totals among the buckets the writer's migration 6 once
+    /// stored (`phone_aggregate`, the receiver's table now; `stale` from migration 9 when the
+    /// store got that far).
+    static let adoptions: [Int: @Sendable (SQLiteConnection) throws -> Void] = [
+        12: { db in
+            let columns = try db.statement("SELECT name FROM pragma_table_info('phone_aggregate')").rows { $0.text(0) }
+            guard !columns.isEmpty else { return }
+            try db.execute("""
+                INSERT OR IGNORE INTO supplied_total (type, width, start, end, value, unit, stale)
+                SELECT type, interval_unit, bucket_start / 1000.0, bucket_end / 1000.0, value, unit, \(columns.contains("stale") ? "stale" : "0")
+                FROM phone_aggregate
+                WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day')
+                """)
+        },
     ]
 
     static func migrate(_ db: SQLiteConnection, now: Double) throws {
@@ -246,6 +267,7 @@ enum WriterSchema {
         for (version, sql) in migrations where !done.contains(version) {
             try db.write {
                 try db.execute(sql)
+                try adoptions[version]?(db)
                 try db.statement("INSERT INTO migration (version, applied) VALUES (?, ?)").run([.integer(Int64(version)), .real(now)])
             }
         }

@@ -1,5 +1,6 @@
 import EfferentClient
 import EfferentCore
+import EfferentReceiver
 import EfferentWriter
 
 /// The bodies of Efferent's libFuzzer targets: each takes arbitrary bytes and drives one parser of
@@ -76,7 +77,7 @@ public enum FuzzEntry {
     /// bytes in two pieces: an accepted batch holds exactly the lines its header declares.
     static func pulsBatch(_ bytes: [UInt8]) {
         guard let store = batchStore else { return }
-        let reader = store.batchReader(run: 0)
+        let reader = PulsBatchReader(session: store.holdingSession(run: 0), limits: PulsLimits())
         let half = bytes.count / 2
         guard (try? reader.feed(Array(bytes[..<half]))) != nil, (try? reader.feed(Array(bytes[half...]))) != nil,
               let batch = try? reader.finish() else { return }

@@ -1,4 +1,5 @@
 import EfferentCore
+import EfferentWriter
 
 /// The detail a Puls Sync batch carries beyond plain samples, as parts (decision A.9). Values
 /// arrive in the catalogue's canonical units, so parts take them as written.
@@ -9,10 +10,10 @@ extension PulsHealthReader {
     func workoutParts(_ workout: SourceRecord, _ detail: JSONValue?) throws {
         guard let detail else { return }
         var written = Set<String>()
-        func part(_ metric: String, _ start: Double, _ end: Double, _ value: Double?, activity: String? = nil, duration: Double? = nil) throws {
+        func part(_ metric: String, _ start: Double, _ end: Double, _ value: Double?) throws {
             written.insert(metric)
             try sink.record(SourceRecord(kind: .part, type: metric, source: workout.source, deviceModel: workout.deviceModel,
-                                         start: start, end: end, value: value, activity: activity, duration: duration))
+                                         start: start, end: end, value: value))
         }
         func statistics(_ object: JSONValue?, _ start: Double, _ end: Double, inActivity: Bool) throws {
             for (type, values) in (object?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -27,24 +28,27 @@ extension PulsHealthReader {
         if !written.contains(energy), let total = detail["totalEnergyKcal"]?.numberValue {
             try part(energy, workout.start, workout.end, total)
         }
-        let distance = RecordParts.workoutStatistic(WorkoutActivity.distanceType(WorkoutActivity.number(workout.activity)), .sum)
+        let distance = RecordParts.workoutStatistic(WorkoutActivity.distanceType(workout.resolvedActivity ?? WorkoutActivity.number(workout.activity)),
+                                                    .sum)
         if !written.contains(distance), let total = detail["totalDistanceMeters"]?.numberValue {
             try part(distance, workout.start, workout.end, total)
         }
         for event in detail["events"]?.arrayValue ?? [] {
             guard let start = event["start"]?.numberValue.map({ $0 / 1000 }), let type = event["type"]?.stringValue else { continue }
-            guard let number = RecordParts.workoutEventTypes[type] else {
-                try sink.leftOut(LeftOut("workout event", .unreadable("event type \(type) is not one HealthKit defines")))
-                continue
-            }
-            try part(RecordParts.workoutEvent, start, event["end"]?.numberValue.map { $0 / 1000 } ?? start, Double(number))
+            // An event type newer than this version is kept by its word (`stage`), not dropped.
+            let number = PulsVocabulary.workoutEvent(type)
+            try sink.record(SourceRecord(kind: .part, type: RecordParts.workoutEvent, source: workout.source, deviceModel: workout.deviceModel,
+                                         start: start, end: event["end"]?.numberValue.map { $0 / 1000 } ?? start,
+                                         value: number.map(Double.init), category: number == nil ? type : nil))
         }
         for activity in detail["activities"]?.arrayValue ?? [] {
             guard let start = activity["start"]?.numberValue.map({ $0 / 1000 }) else { continue }
             let duration = activity["duration"]?.numberValue
             let end = activity["end"]?.numberValue.map { $0 / 1000 } ?? start + (duration ?? 0)
-            try part(RecordParts.workoutActivity, start, end, nil, activity: activity["activityType"]?.stringValue ?? workout.activity,
-                     duration: duration)
+            let word = activity["activityType"]?.stringValue
+            try sink.record(SourceRecord(kind: .part, type: RecordParts.workoutActivity, source: workout.source, deviceModel: workout.deviceModel,
+                                         start: start, end: end, activity: word ?? workout.activity,
+                                         resolvedActivity: word.map(PulsVocabulary.activity) ?? workout.resolvedActivity, duration: duration))
             try statistics(activity["statistics"], start, end, inActivity: true)
         }
     }
@@ -116,11 +120,14 @@ extension PulsHealthReader {
         guard let detail else { throw bad("an ecg sample without its \"ecg\" object", number) }
         // A rate of 0 (or less) would put every voltage at one instant, or before the recording.
         let rate = detail["samplingFrequencyHz"]?.numberValue.flatMap { $0 > 0 ? $0 : nil } ?? 512
-        let classification = detail["classification"]?.stringValue.flatMap { RecordParts.ecgClassifications[$0] }
+        let word = detail["classification"]?.stringValue
+        let classification = word.flatMap(PulsVocabulary.ecgClassification)
         var record = sample
         record.kind = .part
         record.type = RecordParts.electrocardiogram
         record.value = classification.map(Double.init)
+        // A classification newer than this version keeps its word (`stage`) for a later one to map.
+        record.category = classification == nil ? word : nil
         try sink.record(record)
         for (part, value) in [(RecordParts.ecgAverageHeartRate, detail["averageHeartRateBpm"]?.numberValue),
                               (RecordParts.ecgSamplingFrequency, detail["samplingFrequencyHz"]?.numberValue)] {
@@ -157,16 +164,44 @@ extension PulsHealthReader {
         record.type = RecordParts.stateOfMind
         record.value = detail["valence"]?.numberValue
         try sink.record(record)
-        let parts = [(RecordParts.stateOfMindKind, detail["kind"]?.stringValue.flatMap { RecordParts.stateOfMindKinds[$0] }),
-                     (RecordParts.stateOfMindValenceClassification,
-                      detail["valenceClassification"]?.stringValue.flatMap { RecordParts.valenceClassifications[$0] })]
-        for (part, value) in parts {
-            guard let value else { continue }
-            try sink.record(SourceRecord(kind: .part, type: part.metric, source: sample.source, deviceModel: sample.deviceModel,
-                                         start: sample.start, end: sample.end, value: Double(value)))
+        var words: [(metric: String, word: String, value: Int?)] = []
+        if let kind = detail["kind"]?.stringValue { words.append((RecordParts.stateOfMindKind.metric, kind, PulsVocabulary.stateOfMindKind(kind))) }
+        if let valence = detail["valenceClassification"]?.stringValue {
+            words.append((RecordParts.stateOfMindValenceClassification.metric, valence, PulsVocabulary.valenceClassification(valence)))
         }
-        if !(detail["labels"]?.arrayValue ?? []).isEmpty || !(detail["associations"]?.arrayValue ?? []).isEmpty {
-            try sink.leftOut(LeftOut("State of Mind labels and associations", .onPurpose("lists of names the day body has no field for")))
+        for label in detail["labels"]?.arrayValue ?? [] {
+            guard let word = label.stringValue else { continue }
+            words.append((RecordParts.stateOfMindLabel.metric, word, PulsVocabulary.stateOfMindLabel(word)))
         }
+        for association in detail["associations"]?.arrayValue ?? [] {
+            guard let word = association.stringValue else { continue }
+            words.append((RecordParts.stateOfMindAssociation.metric, word, PulsVocabulary.stateOfMindAssociation(word)))
+        }
+        for (metric, word, value) in words {
+            try sink.record(Self.named(metric, word, value, at: sample))
+        }
+    }
+
+    /// A medication dose (iOS 26): `medicationDose`, its `value` the log status, and the dose in the
+    /// medication's own unit; the medication's name is text the day body has no field for.
+    func medicationDose(_ sample: SourceRecord, _ detail: JSONValue?) throws {
+        guard let detail else { return }
+        let status = detail["status"]?.stringValue ?? ""
+        try sink.record(Self.named(RecordParts.medicationDose, status, PulsVocabulary.medicationStatus(status), at: sample))
+        if let quantity = detail["doseQuantity"]?.numberValue {
+            try sink.record(SourceRecord(kind: .part, type: RecordParts.medicationDoseQuantity.metric, source: sample.source,
+                                         deviceModel: sample.deviceModel, start: sample.start, end: sample.end, value: quantity,
+                                         unit: detail["doseUnit"]?.stringValue))
+        }
+        if detail["medication"]?.stringValue != nil {
+            try sink.leftOut(LeftOut("medication name", .onPurpose("a medication's name is text the day body has no field for")))
+        }
+    }
+
+    /// The part `metric` of `sample` naming an enumeration's case: its `value` HealthKit's raw
+    /// value, or, for a word this version does not know, the word as it came (`stage`).
+    static func named(_ metric: String, _ word: String, _ value: Int?, at sample: SourceRecord) -> SourceRecord {
+        SourceRecord(kind: .part, type: metric, source: sample.source, deviceModel: sample.deviceModel, start: sample.start,
+                     end: sample.end, value: value.map(Double.init), category: value == nil ? word : nil)
     }
 }

@@ -1,30 +1,47 @@
 import EfferentSQLite
 import EfferentCore
 
-/// HealthKit's own totals, as the phone sends them (aggregate lines, §4.5), taken as the
-/// archive's hour and day totals where they fit (documents/protocol.md, "Live sync from a
-/// phone"). HealthKit de-duplicates overlapping sources itself; with `deviceFilter` `all` its sum
-/// is the figure the Health app shows, so it is preferred to one computed from raw samples.
-public enum PhoneTotals {
-    /// One bucket that is a total, mapped to its metric and wire unit. Instants are Unix seconds.
+/// A total computed outside the archive over one hour or one day — HealthKit's own statistics,
+/// de-duplicated across sources, as a phone's receiver hands them over (`RecordTransaction.supply`)
+/// — which stands for the archive's own total of that hour or day where it fits (documents/
+/// protocol.md, "Live sync from a phone"): its sum is the figure the Health app shows, so it is
+/// preferred to one computed from raw samples. Instants are Unix seconds.
+public struct SuppliedTotal: Sendable, Equatable {
+    /// The HealthKit quantity type, as a raw sample of it names it.
+    public let type: String
+    public let unit: String?
+    /// A day total (else an hour's).
+    public let isDay: Bool
+    public let start: Double
+    public let end: Double
+    /// nil: the hour or day holds no samples.
+    public let value: Double?
+
+    public init(type: String, unit: String?, isDay: Bool, start: Double, end: Double, value: Double?) {
+        self.type = type
+        self.unit = unit
+        self.isDay = isDay
+        self.start = start
+        self.end = end
+        self.value = value
+    }
+}
+
+/// How a day's totals take the supplied ones (`DayBuilder`).
+public enum SuppliedTotals {
+    /// One supplied total mapped to its metric and wire unit.
     public struct Bucket: Sendable, Equatable {
         public let metric: String
         public let unit: String?
         public let start: Int64
         public let end: Int64
-        /// A day bucket (else an hour).
+        /// A day total (else an hour).
         public let isDay: Bool
         /// nil: HealthKit holds no samples in the bucket.
         public let value: Double?
     }
 
-    /// Whether a bucket can stand for a total: a sum over all devices, exactly one hour or one day.
-    static func isTotal(_ identity: PulsAggregate.Identity) -> Bool {
-        identity.function == "sum" && identity.deviceFilter == "all" && identity.intervalValue == 1
-            && (identity.intervalUnit == "hour" || identity.intervalUnit == "day")
-    }
-
-    /// The totals of one local day `[start, end)` for the metrics the phone's buckets cover:
+    /// The totals of one local day `[start, end)` for the metrics the supplied totals cover:
     /// - the day total is the day bucket starting and ending exactly on the day's bounds; else
     ///   the sum of hour buckets when one starts on every hour of the day; else nil (raw samples
     ///   decide);
@@ -61,26 +78,24 @@ public enum PhoneTotals {
 }
 
 extension SourceStore {
-    /// The phone's total buckets that start within `[start, end)` (Unix seconds), each mapped to its
-    /// metric as a raw sample of its type would be; a bucket of a type that is no total, or in a
-    /// unit with no exact conversion, is left out (its raw samples decide).
-    public func phoneTotals(from start: Int64, to end: Int64) throws -> [PhoneTotals.Bucket] {
+    /// The supplied totals that start within `[start, end)` (Unix seconds) and stand (none of what
+    /// they cover changed since), each mapped to its metric as a raw sample of its type would be;
+    /// one of a type that is no total, or in a unit with no exact conversion, is left out (its
+    /// raw samples decide).
+    public func suppliedTotals(from start: Int64, to end: Int64) throws -> [SuppliedTotals.Bucket] {
         let rows = try serialized {
             try db.statement("""
-                SELECT type, interval_unit, bucket_start, bucket_end, value, unit FROM phone_aggregate
-                WHERE func = 'sum' AND device_filter = 'all' AND interval_value = 1 AND interval_unit IN ('hour', 'day')
-                AND bucket_start >= ? AND bucket_start < ? AND stale = 0
-                """).rows([.real(Double(start) * 1000), .real(Double(end) * 1000)]) { row in
-                (row.text(0), row.text(1) == "day", row.double(2) / 1000, row.double(3) / 1000, row.isNull(4) ? nil : row.double(4),
-                 row.optionalText(5))
+                SELECT type, width, start, end, value, unit FROM supplied_total WHERE start >= ? AND start < ? AND stale = 0
+                """).rows([.real(Double(start)), .real(Double(end))]) { row in
+                (row.text(0), row.text(1) == "day", row.double(2), row.double(3), row.isNull(4) ? nil : row.double(4), row.optionalText(5))
             }
         }
         return rows.compactMap { type, isDay, bucketStart, bucketEnd, value, unit in
             let sample = SourceRecord(kind: .quantity, type: type, source: "", start: bucketStart, end: bucketEnd, value: value ?? 0, unit: unit)
             guard case let .success(mapped) = MetricMapping.map(sample), mapped.target.isTotal,
                   bucketStart == bucketStart.rounded(.down), bucketEnd == bucketEnd.rounded(.down) else { return nil }
-            return PhoneTotals.Bucket(metric: mapped.target.metric, unit: mapped.target.unit, start: Int64(bucketStart), end: Int64(bucketEnd),
-                                      isDay: isDay, value: value == nil ? nil : mapped.value)
+            return SuppliedTotals.Bucket(metric: mapped.target.metric, unit: mapped.target.unit, start: Int64(bucketStart), end: Int64(bucketEnd),
+                                         isDay: isDay, value: value == nil ? nil : mapped.value)
         }
     }
 }

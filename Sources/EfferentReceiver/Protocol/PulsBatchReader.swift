@@ -1,5 +1,6 @@
 import EfferentCore
 import EfferentCrypto
+import EfferentWriter
 
 /// Reads a phone's batch (Puls Sync Protocol v1) as its body arrives, line by line, bounded in
 /// memory by the limits: the header first (`schemaVersion` before anything else), then exactly
@@ -26,9 +27,10 @@ public final class PulsBatchReader {
     public private(set) var bytes = 0
     private var hash = Sodium.SHA256Stream()
 
+    /// Lines are mapped into `session`, a holding one (`SourceStore.holdingSession`);
     /// `earlierWorkout` finds a workout earlier batches brought (by lower-case UUID), whose source
     /// its route and series lines are filed under.
-    init(session: ImportSession, limits: PulsLimits, earlierWorkout: ((String) throws -> SourceRecord?)?) {
+    public init(session: ImportSession, limits: PulsLimits, earlierWorkout: ((String) throws -> SourceRecord?)? = nil) {
         self.session = session
         self.limits = limits
         mapper = PulsHealthReader(sink: session, label: "batch")
@@ -63,13 +65,10 @@ public final class PulsBatchReader {
         for kind in PulsLineKind.allCases where remaining[kind.rawValue] > 0 {
             throw remember(.malformed("the header declares \(batch.header.count(kind)) \(kind.name) lines but \(seen[kind.rawValue]) follow"))
         }
-        let held = session.takeHeld()
-        batch.records = held.records
-        batch.ringDays = held.summaries
+        batch.records = session.takeHeld()
         batch.leftOut = session.notCarried
         batch.bytes = bytes
         batch.digest = hash.finish()
-        batch.zone = session.zone.identifier
         return batch
     }
 

@@ -1,21 +1,26 @@
 import EfferentCore
+import EfferentWriter
 
-/// Reads PulsHealth's Puls Sync Protocol v1 batch lines into `SourceRecord`s (decision A.9).
+/// Reads PulsHealth's Puls Sync Protocol v1 batch lines into `SourceRecord`s (decision A.9): the
+/// one mapping of the protocol's lines to records, for a phone's batches (`PulsBatchReader`) and
+/// for `efferent import` of saved batches (`format`).
 ///
 /// A batch is a header line (`schemaVersion`, counts) then sample lines (`uuid, type, kind,
 /// start, end` in epoch milliseconds, `value, unit, category, sourceName, device, metadata` and
 /// the kind's detail object), route and series lines. Quantities, categories and workouts map as
 /// an export's do; a workout's statistics, events and activities, route fixes, series points,
-/// ECGs, beats, State of Mind and activity summaries become their parts. What the archive leaves
-/// out (aggregates it computes itself, deletions, the profile, medication doses) is reported.
-public final class PulsHealthReader {
+/// ECGs, beats, State of Mind, medication doses and activity summaries become their parts, every
+/// word the protocol names an enumeration with mapped to HealthKit's value (`PulsVocabulary`).
+/// What the archive leaves out (aggregates it computes itself, deletions, the profile, a
+/// medication's name) is reported.
+public final class PulsHealthReader: LineInputReader {
     public let sink: ExportSink
     public private(set) var recordCount = 0
     /// The zones the batches and samples name (`timeZoneID`, `HKTimeZone`), for the archive's zone.
     public internal(set) var zoneEvidence = ZoneEvidence()
     /// Route lines read.
     public internal(set) var routeCount = 0
-    var lines: NDJSONLines
+    public var lines: NDJSONLines
     let label: String
     /// Workouts seen in this input, by lower-case UUID (the wire compares UUIDs whatever their
     /// case), for the source of their route and series lines.
@@ -35,12 +40,16 @@ public final class PulsHealthReader {
         lines = NDJSONLines(label: label)
     }
 
-    public func feed(_ chunk: [UInt8]) throws {
-        try lines.feed(chunk) { line, number in try self.read(line, number) }
-    }
+    /// Saved batches as `efferent import` reads them (format `pulshealth-ndjson`): recognised by a
+    /// first line that is a batch header or a sample line.
+    public static let format = LineFormat(name: "pulshealth-ndjson", recognises: { line in
+        (try? PulsHealthReader(sink: NDJSONProbe(), label: "").probe(line)) == true
+    }, reader: { sink, label in PulsHealthReader(sink: sink, label: label) })
 
-    public func finish() throws {
-        try lines.finish { line, number in try self.read(line, number) }
+    public var tally: ExportTally {
+        var tally = ExportTally(records: recordCount, routes: routeCount)
+        tally.zone = zoneEvidence
+        return tally
     }
 
     /// Whether `line` is a batch header or a sample line (for recognising a file by its first line).
@@ -48,13 +57,13 @@ public final class PulsHealthReader {
         guard let object = try? JSONParser.parse(line), object["schemaVersion"] != nil || (object["uuid"] != nil && object["kind"] != nil) else {
             return false
         }
-        try read(line, 1)
+        try read(line: line, number: 1)
         return true
     }
 
     func bad(_ problem: String, _ number: Int) -> ExportError { .malformedLine(file: label, line: number, problem: problem) }
 
-    private func read(_ line: [UInt8], _ number: Int) throws {
+    public func read(line: [UInt8], number: Int) throws {
         guard let object = try? JSONParser.parse(line), object.objectValue != nil else { throw bad("not a JSON object", number) }
         try read(object: object, number)
     }
@@ -108,7 +117,11 @@ public final class PulsHealthReader {
             record.kind = .workout
             let workout = object["workout"]
             if let activity = workout?["activityType"], !activity.isNull {
+                // The word as sent names the record (decision A.6); HealthKit's number for it, when
+                // known, is what the archive files (`strength_training` is traditional strength
+                // training, never "other").
                 record.activity = activity.stringValue ?? activity.numberValue.map(EfferentEventReader.text)
+                record.resolvedActivity = activity.stringValue.flatMap(PulsVocabulary.activity)
             }
             record.duration = workout?["duration"]?.numberValue ?? (endMS - startMS) / 1000
             recordCount += 1
@@ -125,7 +138,8 @@ public final class PulsHealthReader {
             recordCount += 1
             return try stateOfMind(record, object["stateOfMind"])
         case "medicationDose":
-            return try sink.leftOut(LeftOut(type, .onPurpose("a medication's name and dose are text the day body has no field for")))
+            recordCount += 1
+            return try medicationDose(record, object["medicationDose"])
         default:
             throw bad("an unknown sample kind", number)
         }
