@@ -177,6 +177,9 @@ import Testing
             let wrong = try await service.send(Self.manifest(id, passcode: "guess \(attempt)"))
             #expect(wrong.status == 401, "attempt \(attempt)")
             #expect(try JSONParser.parse(wrong.body)["remainingAttempts"]?.integerValue == Int64(LinkLimits.passcodeAttempts - attempt))
+            if attempt == 5 {
+                #expect(try await service.send(Self.manifest(id, passcode: "correct horse")).status == 200, "a right passcode gives its try back")
+            }
         }
         let eleventh = try await service.send(Self.manifest(id, passcode: "correct horse"))
         #expect(eleventh.status == 404 && eleventh.error?.contains("locked after 10 wrong passcodes") == true)
@@ -186,8 +189,8 @@ import Testing
         #expect(try Self.fileCount(service, id) == 0, "a locked link's files are deleted")
     }
 
-    /// Parallel tries take turns: however many arrive at once, no more than ten wrong ones are
-    /// ever checked, and the count lands exactly on the limit.
+    /// Parallel tries are counted before they are checked: however many arrive at once, no more
+    /// than ten are ever checked, and the count lands exactly on the limit.
     @Test(arguments: ServiceKind.loopbackCases)
     func parallelWrongPasscodesNeverPassTheLifetimeCount(_ kind: ServiceKind) async throws {
         let service = try TestService(kind)

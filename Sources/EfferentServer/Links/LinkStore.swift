@@ -28,11 +28,14 @@ public protocol LinkStore: Sendable {
     /// What a manifest request needs to know first; nil for an id nobody made.
     func linkState(_ id: LinkID) throws -> LinkState?
 
-    /// One try of a passcode. Tries on one link take turns (the IG asks that parallel requests
-    /// not get past the lifetime count), so `verify` — the Argon2id check of the stored string —
-    /// runs for at most one request of a link at a time, and never once the count is spent. The
-    /// try that spends it locks the link and deletes its files.
-    func attemptPasscode(_ id: LinkID, now: Date, verify: (String) -> Bool) throws -> PasscodeAttempt
+    /// Takes one of the link's passcode tries before the passcode is checked, so parallel requests
+    /// never get past the lifetime count the IG asks for: at most ten checks are ever under way or
+    /// done wrong. A try that finds the count spent locks the link and deletes its files.
+    func takePasscodeTry(_ id: LinkID, now: Date) throws -> PasscodeTry
+
+    /// After the check: a right passcode gives its try back; a wrong one that leaves the count
+    /// spent locks the link and deletes its files.
+    func settlePasscodeTry(_ id: LinkID, right: Bool, now: Date) throws
 
     /// The manifest of a published, live link: records the opening (`recipient`), embeds the
     /// files up to `embedUpTo` bytes, and issues a `location` ticket for each other file, valid
@@ -145,6 +148,16 @@ public struct LinkState: Sendable, Equatable {
     public func end(now ms: Int64) -> LinkEnd? { ended ?? (expires <= ms ? .expired(at: expires) : nil) }
 }
 
+/// What taking a passcode try found.
+public enum PasscodeTry: Sendable, Equatable {
+    /// The link has no passcode.
+    case open
+    /// A try is taken: check the passcode against `hash`; `count` is the tries counted with this one.
+    case taken(hash: String, count: Int)
+    case locked
+    case inactive(LinkEnd?)
+}
+
 public enum PasscodeAttempt: Sendable, Equatable {
     case accepted
     case wrong(remaining: Int)
@@ -200,6 +213,24 @@ public struct LinkSweep: Sendable, Equatable {
     public let files: Int
     /// When the next live link expires, in milliseconds since 1970.
     public let nextExpiry: Int64?
+}
+
+extension LinkStore {
+    /// One try of a passcode: the try is counted first and `verify` — the Argon2id check of the
+    /// stored string, the slow part — runs holding no lock and no connection; a right passcode
+    /// gives its try back. The price of counting first: a right passcode checked while a burst of
+    /// wrong ones spends the count finds the link locked, as it would a moment later anyway.
+    public func attemptPasscode(_ id: LinkID, now: Date, verify: (String) -> Bool) throws -> PasscodeAttempt {
+        switch try takePasscodeTry(id, now: now) {
+        case .open: return .accepted
+        case .locked: return .locked
+        case let .inactive(end): return .inactive(end)
+        case let .taken(hash, count):
+            let right = verify(hash)
+            try settlePasscodeTry(id, right: right, now: now)
+            return right ? .accepted : .wrong(remaining: max(0, LinkLimits.passcodeAttempts - count))
+        }
+    }
 }
 
 extension LinkEnd {

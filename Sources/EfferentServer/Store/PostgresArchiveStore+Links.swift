@@ -142,24 +142,40 @@ extension PostgresArchiveStore {
                          ended: LinkEnd.stored(revoked: rows.optionalInt64(0, 6), locked: rows.optionalInt64(0, 7)))
     }
 
-    public func attemptPasscode(_ id: LinkID, now: Date, verify: (String) -> Bool) throws -> PasscodeAttempt {
+    public func takePasscodeTry(_ id: LinkID, now: Date) throws -> PasscodeTry {
         let ms = Self.milliseconds(now)
-        // The link's row stays locked while the passcode is checked: tries from every process take turns.
+        // The row is locked for the count alone; the check itself runs after the commit.
         return try write { db in
             guard let state = try Self.linkState(id, db, lock: true) else { return .inactive(nil) }
             if case .locked = state.ended { return .locked }
             if let end = state.end(now: ms) { return .inactive(end) }
-            guard let hash = state.passcodeHash else { return .accepted }
-            guard state.failures < LinkLimits.passcodeAttempts else { return .locked }
-            if verify(hash) { return .accepted }
-            let failures = Int(try db.query("UPDATE link SET failures = failures + 1 WHERE id = $1::text RETURNING failures",
-                                            [.text(id.rawValue)]).int64(0, 0))
-            if failures >= LinkLimits.passcodeAttempts {
-                try db.query("UPDATE link SET locked = $1::int8 WHERE id = $2::text", [.integer(ms), .text(id.rawValue)])
-                try Self.clear(id, at: ms, db)
+            guard let hash = state.passcodeHash else { return .open }
+            guard state.failures < LinkLimits.passcodeAttempts else {
+                try Self.lock(id, at: ms, db)
+                return .locked
             }
-            return .wrong(remaining: max(0, LinkLimits.passcodeAttempts - failures))
+            try db.query("UPDATE link SET failures = failures + 1 WHERE id = $1::text", [.text(id.rawValue)])
+            return .taken(hash: hash, count: state.failures + 1)
         }
+    }
+
+    public func settlePasscodeTry(_ id: LinkID, right: Bool, now: Date) throws {
+        let ms = Self.milliseconds(now)
+        try write { db in
+            if right {
+                try db.query("UPDATE link SET failures = failures - 1 WHERE id = $1::text AND failures > 0 AND locked IS NULL", [.text(id.rawValue)])
+                return
+            }
+            let rows = try db.query("SELECT failures FROM link WHERE id = $1::text AND locked IS NULL FOR UPDATE", [.text(id.rawValue)])
+            guard rows.count > 0, rows.int64(0, 0) >= LinkLimits.passcodeAttempts else { return }
+            try Self.lock(id, at: ms, db)
+        }
+    }
+
+    /// The count is spent: the link locks and its files are deleted.
+    static func lock(_ id: LinkID, at ms: Int64, _ db: PostgresConnection) throws {
+        try db.query("UPDATE link SET locked = $1::int8 WHERE id = $2::text AND locked IS NULL", [.integer(ms), .text(id.rawValue)])
+        try clear(id, at: ms, db)
     }
 
     public func manifest(_ id: LinkID, recipient: String, embedUpTo: Int, now: Date,

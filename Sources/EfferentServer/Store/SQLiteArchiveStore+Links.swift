@@ -126,29 +126,43 @@ extension SQLiteArchiveStore {
             }
     }
 
-    public func attemptPasscode(_ id: LinkID, now: Date, verify: (String) -> Bool) throws -> PasscodeAttempt {
+    public func takePasscodeTry(_ id: LinkID, now: Date) throws -> PasscodeTry {
         let ms = Self.milliseconds(now)
-        // One service process holds a SQLite archive, so tries on one link take turns on a lock
-        // of this process; the check runs outside any transaction, holding no connection.
-        return try PasscodeTurns.shared.turn(for: id) {
-            guard let state = try linkState(id) else { return .inactive(nil) }
+        let taken = try write { db -> PasscodeTry in
+            guard let state = try Self.linkState(id, db) else { return .inactive(nil) }
             if case .locked = state.ended { return .locked }
             if let end = state.end(now: ms) { return .inactive(end) }
-            guard let hash = state.passcodeHash else { return .accepted }
-            guard state.failures < LinkLimits.passcodeAttempts else { return .locked }
-            if verify(hash) { return .accepted }
-            let failures = try write { db -> Int in
-                try db.statement("UPDATE link SET failures = failures + 1 WHERE id = ?").run([.text(id.rawValue)])
-                let failures = Int(try db.statement("SELECT failures FROM link WHERE id = ?").first([.text(id.rawValue)]) { $0.int64(0) } ?? 0)
-                if failures >= LinkLimits.passcodeAttempts {
-                    try db.statement("UPDATE link SET locked = ? WHERE id = ?").run([.integer(ms), .text(id.rawValue)])
-                    try Self.clear(id, at: ms, db)
-                }
-                return failures
+            guard let hash = state.passcodeHash else { return .open }
+            guard state.failures < LinkLimits.passcodeAttempts else {
+                try Self.lock(id, at: ms, db)
+                return .locked
             }
-            if failures >= LinkLimits.passcodeAttempts { truncateLog() }
-            return .wrong(remaining: max(0, LinkLimits.passcodeAttempts - failures))
+            try db.statement("UPDATE link SET failures = failures + 1 WHERE id = ?").run([.text(id.rawValue)])
+            return .taken(hash: hash, count: state.failures + 1)
         }
+        if taken == .locked { truncateLog() }
+        return taken
+    }
+
+    public func settlePasscodeTry(_ id: LinkID, right: Bool, now: Date) throws {
+        let ms = Self.milliseconds(now)
+        let locked = try write { db -> Bool in
+            if right {
+                try db.statement("UPDATE link SET failures = failures - 1 WHERE id = ? AND failures > 0 AND locked IS NULL").run([.text(id.rawValue)])
+                return false
+            }
+            let failures = try db.statement("SELECT failures FROM link WHERE id = ? AND locked IS NULL").first([.text(id.rawValue)]) { $0.int64(0) }
+            guard let failures, failures >= LinkLimits.passcodeAttempts else { return false }
+            try Self.lock(id, at: ms, db)
+            return true
+        }
+        if locked { truncateLog() }
+    }
+
+    /// The count is spent: the link locks and its files are deleted.
+    static func lock(_ id: LinkID, at ms: Int64, _ db: SQLiteConnection) throws {
+        try db.statement("UPDATE link SET locked = ? WHERE id = ? AND locked IS NULL").run([.integer(ms), .text(id.rawValue)])
+        try clear(id, at: ms, db)
     }
 
     public func manifest(_ id: LinkID, recipient: String, embedUpTo: Int, now: Date,
@@ -214,24 +228,5 @@ extension SQLiteArchiveStore {
     /// snapshot keeps the log, and the next sweep tries again.
     func truncateLog() {
         _ = try? onWriter { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-    }
-}
-
-/// Tries of passcodes on one link take turns within this process (the SQLite store's; one
-/// process serves a SQLite archive): a lock per stripe of link ids.
-final class PasscodeTurns: Sendable {
-    static let shared = PasscodeTurns()
-
-    private final class Stripe: Sendable {
-        let lock = Mutex(())
-    }
-
-    private let stripes = (0..<64).map { _ in Stripe() }
-
-    func turn(for id: LinkID, _ body: () throws -> PasscodeAttempt) throws -> PasscodeAttempt {
-        var hasher = Hasher()
-        hasher.combine(id.rawValue)
-        let stripe = stripes[Int(UInt(bitPattern: hasher.finalize()) % UInt(stripes.count))]
-        return try stripe.lock.withLock { _ throws -> PasscodeAttempt in try body() }
     }
 }
