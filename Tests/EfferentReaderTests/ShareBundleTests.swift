@@ -34,6 +34,8 @@ import Testing
         #expect(bundle["type"]?.stringValue == "document")
         let entries = try #require(bundle["entry"]?.arrayValue)
         #expect(entries[0]["resource"]?["resourceType"]?.stringValue == "Composition")
+        let period = entries[0]["resource"]?["event"]?.arrayValue?.first?["period"]
+        #expect(period?["start"]?.stringValue == "2026-03-01" && period?["end"]?.stringValue == "2026-03-05", "the days covered, empty ones too")
         #expect(entries[1]["resource"]?["resourceType"]?.stringValue == "Patient")
         let answer = try AnswerRequest(kind: .daily, since: content.range.since, until: content.range.until,
                                        metrics: ["heartRate", "steps", "oxygenSaturation"]).answer(from: source, today: Fixture.day("2026-03-10"))

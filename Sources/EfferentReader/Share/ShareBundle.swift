@@ -56,9 +56,7 @@ public struct ShareBundle: Sendable {
 
         if !content.daily.isEmpty {
             let request = AnswerRequest(kind: .daily, since: content.range.since, until: content.range.until, metrics: content.daily)
-            guard let daily = try request.answer(from: source, today: today) as? DailyAnswer else {
-                throw AnswerError.metricRequired
-            }
+            guard let daily = try request.answer(from: source, today: today) as? DailyAnswer else { throw ShareError.unexpectedAnswer("daily") }
             for metric in content.daily where !ShareRequest.bloodPressureParts.contains(metric) {
                 var section = dailySection(metric, daily)
                 for row in daily.values.indices {
@@ -80,7 +78,7 @@ public struct ShareBundle: Sendable {
         }
         if content.sleep {
             guard let sleep = try AnswerRequest(kind: .sleep, since: content.range.since, until: content.range.until)
-                .answer(from: source, today: today) as? SleepAnswer else { throw AnswerError.metricRequired }
+                .answer(from: source, today: today) as? SleepAnswer else { throw ShareError.unexpectedAnswer("sleep") }
             var section = sleepSection(sleep)
             for night in sleep.nights { add(&section) { s in sleepObservation(&s, night) } }
             sections.append(section)
@@ -88,7 +86,7 @@ public struct ShareBundle: Sendable {
         if content.workouts {
             var request = AnswerRequest(kind: .workouts, since: content.range.since, until: content.range.until)
             request.complete = true
-            guard let answer = try request.answer(from: source, today: today) as? WorkoutsAnswer else { throw AnswerError.metricRequired }
+            guard let answer = try request.answer(from: source, today: today) as? WorkoutsAnswer else { throw ShareError.unexpectedAnswer("workouts") }
             let workouts = answer.workouts
             var section = workoutSection(answer, workouts)
             for workout in workouts { add(&section) { s in workoutObservation(&s, workout) } }
@@ -147,6 +145,16 @@ public struct ShareBundle: Sendable {
         s.member("date", LocalClock().shown(generated, in: zone))
         s.array("author") { s in s.object { s in s.member("reference", patientURL) } }
         s.member("title", title)
+        // Composition.event.period: the days the document covers, including days with nothing
+        // recorded at either end (R4, https://hl7.org/fhir/R4/composition-definitions.html#Composition.event.period).
+        s.array("event") { s in
+            s.object { s in
+                s.object("period") { s in
+                    s.member("start", content.range.since.description)
+                    s.member("end", content.range.until.description)
+                }
+            }
+        }
         s.array("section") { s in
             for section in sections {
                 s.object { s in

@@ -9,7 +9,7 @@ extension ArchiveHandlers {
     /// The page may run only its own script and style, and talk only to this service; nothing is
     /// cached, framed, sniffed or referred.
     static let viewerHeaders: [(String, String)] = [
-        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
             + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
         ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),

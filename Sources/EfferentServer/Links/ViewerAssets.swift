@@ -277,6 +277,7 @@ enum ViewerAssets {
     if (resource.effectivePeriod && resource.effectivePeriod.start) return resource.effectivePeriod.start.slice(0, 10);
     return undefined;
   }
+  function isDay(text) { return typeof text === "string" && /^\d{4}-\d{2}-\d{2}/.test(text); }
   function dayNumber(date) { return Math.round(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / 86400000); }
   function dateText(number) { return new Date(number * 86400000).toISOString().slice(0, 10); }
   function formatNumber(value) {
@@ -297,7 +298,11 @@ enum ViewerAssets {
     const patient = entries.map((e) => e.resource || {}).find((r) => r.resourceType === "Patient");
     const name = patient && Array.isArray(patient.name) && patient.name[0] ? patient.name[0].text : null;
     const observations = entries.map((e) => e.resource || {}).filter((r) => r.resourceType === "Observation");
-    const dates = observations.map(dateOf).filter(Boolean).sort();
+    // The days the document covers: Composition.event.period, else the days its observations fall on.
+    const period = composition && Array.isArray(composition.event) && composition.event[0] && composition.event[0].period;
+    const recorded = observations.map(dateOf).filter(Boolean).sort();
+    const dates = period && isDay(period.start) && isDay(period.end) && period.start.slice(0, 10) <= period.end.slice(0, 10)
+      ? [period.start.slice(0, 10), period.end.slice(0, 10)] : recorded;
 
     const nodes = [el("h1", {}, (composition && composition.title) || link.label || "Shared health data")];
     const facts = el("dl", { class: "facts" });
