@@ -136,7 +136,7 @@ struct Share: Subcommand {
             let object: JSONValue = .object(["id": .string(record.id.rawValue), "link": .string(record.link.text),
                                              "viewer": .string(made.viewerLink), "expires": .number(Double(ends)),
                                              "files": .number(Double(record.files)), "bytes": .number(Double(record.bytes)),
-                                             "flags": .string(record.link.flags.text)])
+                                             "flags": .string(record.link.flags.text), "through": .string(record.sealedThrough.description)])
             print(String(decoding: try object.canonicalBytes(), as: UTF8.self))
             return 0
         }
@@ -151,9 +151,12 @@ struct Share: Subcommand {
         print("expires \(ShareText.date(ends, zone: context.settings.timeZone))"
               + (passcode != nil ? "; the recipient needs the passcode (10 wrong tries lock the link)" : "")
               + (longTerm ? "; long-term: efferent sync seals it again as new days arrive" : ""))
-        note("Anyone holding this link or its QR code can read what it shares until it expires; efferent share revoke \(record.id.rawValue.prefix(8)) ends it.")
+        note("Anyone holding this link or its QR code can read what it shares until it expires; efferent share revoke \(Self.argument(record.id.rawValue.prefix(8))) ends it.")
         return 0
     }
+
+    /// An id as a command line takes it: one that begins with `-` (base64url has it) after `--`.
+    static func argument(_ id: Substring) -> String { id.hasPrefix("-") ? "-- \(id)" : String(id) }
 
     func list(_ sharer: LinkSharer) async throws -> Int32 {
         let listings = try await sharer.list()

@@ -102,10 +102,9 @@ public struct ShareContent: Sendable, Equatable {
 public enum ShareError: Error, Equatable, CustomStringConvertible {
     case nothingToShare
     case tooManyFiles(Int)
-    case notALongTermLink
     case unknownShare(String)
     case ambiguousShare(String, [String])
-    case noKey(String)
+    case unexpectedAnswer(String)
 
     public var description: String {
         switch self {
@@ -113,13 +112,11 @@ public enum ShareError: Error, Equatable, CustomStringConvertible {
             "The archive holds none of the metrics asked for in that span; name some with --metric (efferent overview lists what it holds)."
         case let .tooManyFiles(limit):
             "That share would take more than \(limit) files; share fewer days or metrics, or leave out --raw."
-        case .notALongTermLink: "Only a long-term link (made with --long-term) is sealed again; make a new link instead."
         case let .unknownShare(asked):
             "No link of this archive is \(asked.prefix(60)); efferent share list shows their ids."
         case let .ambiguousShare(asked, matches):
             "\(asked.prefix(60)) starts more than one link's id (\(matches.prefix(3).joined(separator: ", "))); give more of it."
-        case let .noKey(id):
-            "This profile does not hold the key of link \(id.prefix(8))… (it was made elsewhere), so it cannot seal it again."
+        case let .unexpectedAnswer(kind): "The \(kind) answer came back in a shape this version does not share; this is a bug, please report it."
         }
     }
 }
