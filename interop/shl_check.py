@@ -15,8 +15,8 @@ then holds what it decrypts to what the Efferent CLI answers.
         wrong passcodes count down remainingAttempts 9 … 0; the 11th try, the right passcode, is 404
     shl_check.py gone LINK [--location URL]
         the manifest (and a file's location) answer 404: expired or revoked, whatever exp says
-    shl_check.py raw DIR SAMPLES.json METRIC
-        the raw readings of METRIC equal `efferent samples --format json` (every row)
+    shl_check.py raw DIR SAMPLES.jsonl METRIC
+        the raw readings of METRIC equal `efferent export samples --format jsonl` (every row)
 
 Exits 1 with a sentence on the first disagreement.
 """
@@ -283,14 +283,11 @@ def command_gone(arguments) -> None:
 
 
 def command_raw(arguments) -> None:
-    samples = json.load(open(arguments.samples, encoding="utf-8"), parse_float=decimal.Decimal)
-    names = samples["columns"]
-    hoisted = {key: value for key, value in samples.items() if key not in ("columns", "rows")}
     expected = []
-    for row in samples["rows"]:
-        item = dict(zip(names, row))
-        start = item.get("start", hoisted.get("start"))
-        expected.append((start, item.get("value", hoisted.get("value"))))
+    for line in open(arguments.samples, encoding="utf-8"):
+        if line.strip():
+            row = json.loads(line, parse_float=decimal.Decimal)
+            expected.append((row["start"], row["value"]))
     got = []
     for bundle in bundles(arguments.dir)[1:]:
         for entry in bundle["entry"]:
