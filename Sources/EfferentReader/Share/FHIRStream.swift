@@ -72,21 +72,8 @@ extension JSONStream {
         }
     }
 
-    /// Text as XHTML character data: `&`, `<` and `>` escaped (the narrative's div is XHTML).
-    static func xhtml(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text as XHTML character data (the narrative's div is XHTML): the chart renderer's XML escape.
+    static func xhtml(_ text: String) -> String { SVGText.escape(text) }
 }
 
 /// Entry addresses within one sealed Bundle: `urn:uuid:` UUIDs (RFC 4122, version 4 bits set)

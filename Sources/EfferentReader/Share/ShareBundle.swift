@@ -257,23 +257,30 @@ public struct ShareBundle: Sendable {
         }
     }
 
-    func sleepObservation(_ s: inout JSONStream, _ night: SleepNight) {
+    /// What an Observation over a span of time opens with: final, `activity`, its codes, the
+    /// patient, and its period on the local clock of the place it happened in.
+    func periodObservation(_ s: inout JSONStream, text: String, start: Int64, end: Int64, zone: String?,
+                           codings: (inout JSONStream) -> Void) {
         let clock = LocalClock()
         s.member("resourceType", "Observation")
         s.member("status", "final")
         s.category("activity")
         s.object("code") { s in
-            s.array("coding") { s in
-                s.coding(FHIRTerms.loinc, FHIRTerms.sleepDuration.code, FHIRTerms.sleepDuration.display)
-                s.coding(FHIRTerms.metricSystem, "sleep")
-                s.coding(FHIRTerms.healthKitSystem, "HKCategoryTypeIdentifierSleepAnalysis")
-            }
-            s.member("text", "Sleep, the night of \(night.night)")
+            s.array("coding", codings)
+            s.member("text", text)
         }
         s.reference("subject", patientURL)
         s.object("effectivePeriod") { s in
-            s.member("start", clock.shown(night.start, in: night.timeZone))
-            s.member("end", clock.shown(night.end, in: night.timeZone))
+            s.member("start", clock.shown(start, in: zone))
+            s.member("end", clock.shown(end, in: zone))
+        }
+    }
+
+    func sleepObservation(_ s: inout JSONStream, _ night: SleepNight) {
+        periodObservation(&s, text: "Sleep, the night of \(night.night)", start: night.start, end: night.end, zone: night.timeZone) { s in
+            s.coding(FHIRTerms.loinc, FHIRTerms.sleepDuration.code, FHIRTerms.sleepDuration.display)
+            s.coding(FHIRTerms.metricSystem, "sleep")
+            s.coding(FHIRTerms.healthKitSystem, "HKCategoryTypeIdentifierSleepAnalysis")
         }
         s.key("valueQuantity")
         s.quantity(night.asleepHours, ucum: "h", unit: "h")
@@ -292,21 +299,9 @@ public struct ShareBundle: Sendable {
                              "asleepDeep": "Deep sleep", "asleepREM": "REM sleep", "unknown": "Unknown stage"]
 
     func workoutObservation(_ s: inout JSONStream, _ workout: WorkoutsAnswer.Workout) {
-        let clock = LocalClock()
-        s.member("resourceType", "Observation")
-        s.member("status", "final")
-        s.category("activity")
-        s.object("code") { s in
-            s.array("coding") { s in
-                s.coding(FHIRTerms.loinc, FHIRTerms.exerciseActivity.code, FHIRTerms.exerciseActivity.display)
-                s.coding(FHIRTerms.metricSystem, "workout")
-            }
-            s.member("text", "Workout")
-        }
-        s.reference("subject", patientURL)
-        s.object("effectivePeriod") { s in
-            s.member("start", clock.shown(workout.start, in: workout.timeZone))
-            s.member("end", clock.shown(workout.end, in: workout.timeZone))
+        periodObservation(&s, text: "Workout", start: workout.start, end: workout.end, zone: workout.timeZone) { s in
+            s.coding(FHIRTerms.loinc, FHIRTerms.exerciseActivity.code, FHIRTerms.exerciseActivity.display)
+            s.coding(FHIRTerms.metricSystem, "workout")
         }
         s.object("valueCodeableConcept") { s in
             s.array("coding") { s in
