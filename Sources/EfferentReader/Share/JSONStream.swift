@@ -39,22 +39,17 @@ struct JSONStream {
         if valueFollowsKey { valueFollowsKey = false } else { separate() }
     }
 
-    mutating func object(_ body: (inout JSONStream) -> Void) {
-        beginValue()
-        writer.raw(byte: UInt8(ascii: "{"))
-        needsComma.append(false)
-        body(&self)
-        needsComma.removeLast()
-        writer.raw(byte: UInt8(ascii: "}"))
-    }
+    mutating func object(_ body: (inout JSONStream) -> Void) { container("{", "}", body) }
 
-    mutating func array(_ body: (inout JSONStream) -> Void) {
+    mutating func array(_ body: (inout JSONStream) -> Void) { container("[", "]", body) }
+
+    private mutating func container(_ open: Unicode.Scalar, _ close: Unicode.Scalar, _ body: (inout JSONStream) -> Void) {
         beginValue()
-        writer.raw(byte: UInt8(ascii: "["))
+        writer.raw(byte: UInt8(ascii: open))
         needsComma.append(false)
         body(&self)
         needsComma.removeLast()
-        writer.raw(byte: UInt8(ascii: "]"))
+        writer.raw(byte: UInt8(ascii: close))
     }
 
     mutating func string(_ text: String) {
