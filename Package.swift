@@ -51,8 +51,10 @@ let package = Package(
         .target(name: "EfferentHTTP", dependencies: ["EfferentCore", "EfferentCompression", "EfferentMicroHTTPD", "EfferentSystem"]),
 
         // The archive service: routes → handlers → store (SQLite or PostgreSQL).
+        // Its shared-link viewer's files are embedded as Swift (scripts/embed-viewer).
         .target(name: "EfferentServer", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentHTTP", "EfferentSQLite",
-                                                       "EfferentPostgres", "EfferentSystem"]),
+                                                       "EfferentPostgres", "EfferentSystem"],
+                exclude: ["Assets"]),
 
         // The service client both sides use: signed requests, retries, the service clock, profiles.
         .target(name: "EfferentClient", dependencies: ["EfferentCore", "EfferentSystem", "EfferentCurl"]),
@@ -70,7 +72,8 @@ let package = Package(
                 swiftSettings: optimizedInDebug),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
-        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem", "EfferentCrypto",
+                                                       "EfferentCompression"],
                 swiftSettings: optimizedInDebug),
 
         // The reader's local dashboard: pages, a JSON API and its OpenAPI document over the mirror,
@@ -86,7 +89,7 @@ let package = Package(
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",
                                                                 "EfferentSystem"]),
         .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentDashboard", "EfferentClient",
-                                                         "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem"]),
+                                                         "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem", "EfferentQRCode"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",

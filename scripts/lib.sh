@@ -62,6 +62,15 @@ ensure_python_reader() {
     fi
 }
 
+# The independent SMART Health Links receiver's clients (interop/shl_check.py): jwcrypto for JWE and
+# fhir.resources for FHIR's R4B models.
+ensure_shl_clients() {
+    if ! python3 -c "import jwcrypto, fhir.resources.R4B" >/dev/null 2>&1; then
+        say "installing jwcrypto and fhir.resources for the shared-link checks"
+        python3 -m pip install -q -r "$ROOT/interop/shl-requirements.txt" >/dev/null
+    fi
+}
+
 # DuckDB (with its sqlite scanner, which DuckDB cannot download here) and Datasette, the engines
 # documents/sql.md names, which scripts/interop opens an export with.
 ensure_sql_engines() {

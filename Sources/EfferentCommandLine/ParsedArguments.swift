@@ -22,7 +22,9 @@ public struct ParsedArguments: Sendable {
             }
             if argument == "--" { optionsEnded = true; continue }
             if argument == "-h" || argument == "--help" { helpRequested = true; continue }
-            guard argument.hasPrefix("--") else { throw UsageError("\(argument) is not an option of '\(spec.name)'; see --help.") }
+            guard argument.hasPrefix("--") else {
+                throw UsageError("\(argument) is not an option of '\(spec.name)'; see --help (an argument that begins with '-' goes after --).")
+            }
             var name = String(argument.dropFirst(2))
             var inline: String?
             if let equals = name.firstIndex(of: "=") {

@@ -19,6 +19,9 @@ public struct ServiceConfiguration: Sendable {
     public var publicURL: String?
     /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
     public var trustProxy: Bool
+    /// The daemon speaks TLS itself: addresses it hands out (a link file's `location`) are https
+    /// without `publicURL`.
+    public var servesTLS: Bool = false
     public var quota: Quota
     /// `nil` turns rate limiting off.
     public var rateLimits: RateLimits?
@@ -48,19 +51,23 @@ public struct ServiceConfiguration: Sendable {
     }
 }
 
-/// Requests per client address per minute (§6: claims 5, writes 300, edits 60).
+/// Requests per client address per minute (§6: claims 5, writes 300, edits 60; decision A.15:
+/// link manifests and files 120).
 public struct RateLimits: Sendable, Equatable {
     public var claims: Int
     public var writes: Int
     public var edits: Int
+    /// Manifest requests and file fetches of shared links, which anyone holding a link may make.
+    public var links: Int
 
-    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60) {
+    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60, links: Int = 120) {
         self.claims = claims
         self.writes = writes
         self.edits = edits
+        self.links = links
     }
 
-    /// Parses `claims=5,writes=300,edits=60` (any subset; the rest keep their defaults) or `off`.
+    /// Parses `claims=5,writes=300,edits=60,links=120` (any subset; the rest keep their defaults) or `off`.
     public static func parse(_ text: String) -> RateLimits?? {
         if text == "off" { return .some(nil) }
         var limits = RateLimits()
@@ -71,6 +78,7 @@ public struct RateLimits: Sendable, Equatable {
             case "claims": limits.claims = n
             case "writes": limits.writes = n
             case "edits": limits.edits = n
+            case "links": limits.links = n
             default: return nil
             }
         }

@@ -18,7 +18,7 @@ struct Serve: Subcommand {
             .init("tls-key", value: "FILE", help: "PEM private key for --tls-cert."),
             .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
             .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
-            .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60"),
+            .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60,links=120"),
             .init("max-connections", value: "N", help: "Connections open at once (past it, or past an address's share, the slowest head is closed).", default: "8192"),
             .init("connections-per-address", value: "N", help: "Connections one client address may hold open (with --trust-proxy: requests in flight per forwarded address).", default: "32"),
             .init("body-memory", value: "MIB", help: "Memory all request bodies in flight may take together (503 with Retry-After past it).", default: "256"),
@@ -43,8 +43,8 @@ struct Serve: Subcommand {
         guard let admission = ServiceConfiguration.Admission(rawValue: arguments.string("admission", default: "invite")) else {
             throw UsageError("--admission takes invite or open.")
         }
-        guard let limits = RateLimits.parse(arguments.string("rate-limits", default: "claims=5,writes=300,edits=60")) else {
-            throw UsageError("--rate-limits takes 'off' or a list like claims=5,writes=300,edits=60 with whole numbers above 0.")
+        guard let limits = RateLimits.parse(arguments.string("rate-limits", default: "claims=5,writes=300,edits=60,links=120")) else {
+            throw UsageError("--rate-limits takes 'off' or a list like claims=5,writes=300,edits=60,links=120 with whole numbers above 0.")
         }
         let quota = Quota(bucketBytes: Int64(try arguments.integer("max-bucket-bytes", default: Int(Quota().bucketBytes), range: 1...Int.max)),
                           serviceBytes: Int64(try arguments.integer("max-service-bytes", default: Int(Quota().serviceBytes), range: 1...Int.max)))
@@ -55,9 +55,9 @@ struct Serve: Subcommand {
         let trustProxy = arguments.flag("trust-proxy")
         perAddress = try arguments.integer("connections-per-address", default: 32, range: 1...100_000)
         let bodyMemory = try arguments.integer("body-memory", default: Router.Configuration.defaultBodyBudgetBytes >> 20, range: 8...1_048_576)
-        configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: trustProxy,
-                                             quota: quota, rateLimits: limits, requestsPerClient: trustProxy ? perAddress : nil,
-                                             bodyBudgetBytes: bodyMemory << 20)
+        var configuration = ServiceConfiguration(admission: admission, publicURL: publicURL, trustProxy: trustProxy,
+                                                 quota: quota, rateLimits: limits, requestsPerClient: trustProxy ? perAddress : nil,
+                                                 bodyBudgetBytes: bodyMemory << 20)
         switch (arguments.string("tls-key"), arguments.string("tls-cert")) {
         case (nil, nil): tls = nil
         case let (key?, certificate?):
@@ -68,6 +68,8 @@ struct Serve: Subcommand {
             }
         default: throw UsageError("--tls-cert and --tls-key go together; give both or neither.")
         }
+        configuration.servesTLS = tls != nil
+        self.configuration = configuration
         maxConnections = try arguments.integer("max-connections", default: HTTPDaemon.Configuration.defaultConnectionLimit, range: 16...1_000_000)
         idleTimeout = try arguments.integer("idle-timeout", default: 30, range: 1...3600)
         headTimeout = try arguments.integer("head-timeout", default: 10, range: 1...3600)
@@ -99,9 +101,13 @@ struct Serve: Subcommand {
         StandardError.writeLine(LogLine(.info, [("listening", .text("\(scheme)://\(shown):\(daemon.port)")),
                                                 ("admission", .text(configuration.admission.rawValue)), (location.key, .text(location.value))]).json)
 
+        // Shared links' files go when they expire, whether or not anyone asks for them.
+        service.linkSweeper.start()
+
         // SIGTERM / SIGINT: stop accepting, let requests in flight finish, then exit.
         termination.wait()
         daemon.shutDown(grace: 30)
+        service.linkSweeper.stop()
         StandardError.writeLine(LogLine(.info, ["stopped": .bool(true)]).json)
         return 0
     }

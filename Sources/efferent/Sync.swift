@@ -34,6 +34,18 @@ struct Sync: Subcommand {
               + String(format: "%.1f s", Date().timeIntervalSince(started)) + "; the mirror holds \(mirror.days.count) days"
               + (report.dropped > 0 ? "; \(report.dropped) no longer in the archive were forgotten, their files deleted" : "")
               + (report.sweptFiles > 0 ? "; \(report.sweptFiles) files of days forgotten earlier deleted" : ""))
+        // Long-term links (decision A.15) are sealed again when the days they cover changed.
+        var sealing = Int32(0)
+        if report.fetched > 0 {
+            do {
+                for item in try await LinkSharer(context: context).refresh(source: context.source) where item.version != nil || item.note != nil {
+                    print(ShareText.refreshed(item))
+                }
+            } catch {
+                note("warning: the sync is done, but a long-term shared link could not be sealed again: \(error)")
+                sealing = 1
+            }
+        }
         guard report.unlisted.isEmpty else {
             let days = report.unlisted
             note("the service no longer lists \(days.count) day\(days.count == 1 ? "" : "s") the mirror holds (\(days.first!)"
@@ -42,6 +54,6 @@ struct Sync: Subcommand {
                  + "cleared on purpose, `efferent sync --accept-removals` forgets them here.")
             return 1
         }
-        return 0
+        return sealing
     }
 }

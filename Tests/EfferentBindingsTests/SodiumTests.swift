@@ -101,3 +101,31 @@ import Testing
 func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
 import Foundation
+
+/// The binding's AES-256-GCM with the tag apart (what JWE carries) and Argon2id storage strings.
+@Suite struct SodiumLinkPrimitiveTests {
+    @Test func detachedAESGCMSealsAndOpens() throws {
+        let key = Sodium.randomSecret(32), nonce = Sodium.randomBytes(12)
+        let sealed = try Sodium.aes256GCMSealDetached(key: key, nonce: nonce, plaintext: Array("bundle".utf8), aad: Array("header".utf8))
+        #expect(sealed.ciphertext.count == 6 && sealed.tag.count == 16)
+        #expect(try Sodium.aes256GCMOpenDetached(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag,
+                                                  aad: Array("header".utf8)) == Array("bundle".utf8))
+        #expect(throws: SodiumError.forged) {
+            try Sodium.aes256GCMOpenDetached(key: key, nonce: nonce, ciphertext: sealed.ciphertext, tag: sealed.tag, aad: Array("other".utf8))
+        }
+        let empty = try Sodium.aes256GCMSealDetached(key: key, nonce: nonce, plaintext: [UInt8](), aad: [UInt8]())
+        #expect(try Sodium.aes256GCMOpenDetached(key: key, nonce: nonce, ciphertext: empty.ciphertext, tag: empty.tag, aad: [UInt8]()).isEmpty)
+        #expect(throws: SodiumError.self) { try Sodium.aes256GCMSealDetached(key: Sodium.randomSecret(16), nonce: nonce, plaintext: [UInt8](), aad: [UInt8]()) }
+    }
+
+    @Test func argon2idStringsCheckTheirOwnPasswordOnly() throws {
+        // The cheapest limits libsodium takes, so the test spends no 64 MiB.
+        let hash = try Sodium.passwordHash("correct horse", opsLimit: 1, memLimit: 8192)
+        #expect(hash.hasPrefix("$argon2id$") && !hash.contains("correct"))
+        #expect(Sodium.passwordMatches("correct horse", hash: hash))
+        #expect(!Sodium.passwordMatches("correct hors", hash: hash))
+        #expect(!Sodium.passwordMatches("", hash: hash))
+        #expect(!Sodium.passwordMatches("correct horse", hash: "not a hash"))
+        #expect(try Sodium.passwordHash("correct horse", opsLimit: 1, memLimit: 8192) != hash, "each hash has its own salt")
+    }
+}

@@ -182,13 +182,23 @@ import Glibc
         #expect(!(try agent.run(["query", "--metric", "dietaryEnergy"]).stdout.contains("650")))
         #expect(try agent.run(["query", "--metric", "bodyMass"]).stdout.contains("71.4"), "the other edit stays")
 
-        // Nothing the service keeps (database, log, anything under its directory) holds the entries.
+        // A shared link of the day (issue 42), its label, name and passcode chosen to be looked for.
+        let shared = try agent.run(["share", "--since", "2024-01-01", "--until", "2024-01-01", "--metric", "bodyMass", "--label", "Canary label",
+                                    "--name", "Canary Patient", "--passcode", "canary-pass-42", "--offline", "--json"])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        let link = try SHLink(parsing: try JSONParser.parse(shared.stdout)["link"]?.stringValue ?? "")
+
+        // Nothing the service keeps (database, log, anything under its directory) holds the entries,
+        // nor the shared link's content, its words or its key.
         let service = FileManager.default.enumerator(atPath: work + "/service")
         var scanned = 0
         while let name = service?.nextObject() as? String {
             guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: work + "/service/" + name)) else { continue }
             scanned += bytes.count
-            #expect(bytes.range(of: Data("agent:meal".utf8)) == nil && bytes.range(of: Data("dietaryEnergy".utf8)) == nil, "\(name)")
+            for marker in ["agent:meal", "dietaryEnergy", "resourceType", "http://loinc.org", "Canary label", "Canary Patient", "canary-pass-42",
+                           Base64URL.encode(link.key.revealed())] {
+                #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(name) holds \(marker.prefix(20))")
+            }
         }
 
         #expect(scanned > 100_000, "the service's files were read: \(scanned) bytes")

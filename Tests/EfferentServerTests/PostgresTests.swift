@@ -250,6 +250,11 @@ struct PostgresTests {
         let answeredName = try EditName(try #require(try await source.send(try writer.postEdit(EditQueueTests.meal)).json?["name"]?.stringValue))
         #expect(try await source.send(writer.answer(answeredName, EditOutcome(applied: 1, failed: []))).status == 200)
         #expect(try await source.send(try writer.postEdit(EditQueueTests.meal)).status == 201)
+        // A shared link with a passcode, opened once (decision A.15).
+        var owner = LinkTests.Owner(clock: source.clockSeconds)
+        owner.writer = writer
+        let (link, jwe) = try await LinkTests.publishedLink(source, owner, passcode: "migrated 42")
+        #expect(try await source.send(LinkTests.manifest(link, passcode: "migrated 42")).status == 200)
 
         let database = try PostgresTestDatabase()
         let migrate = ["migrate-store", "--from", "sqlite:\(source.directory)", "--to", "postgres:\(database.url)"]
@@ -266,6 +271,7 @@ struct PostgresTests {
         #expect(try target.listEdits(writer.bucket, after: nil, limit: 10, includeAnswered: true)
                 == sqlite.listEdits(writer.bucket, after: nil, limit: 10, includeAnswered: true))
         #expect(try target.outcome(writer.bucket, name: answeredName) == sqlite.outcome(writer.bucket, name: answeredName))
+        #expect(try target.links(of: writer.bucket) == sqlite.links(of: writer.bucket), "the link, its files and who opened it")
 
         // The new service carries on: the used code stays used, the spare one admits a writer,
         // and a re-upload's time follows the migrated one.
@@ -277,6 +283,10 @@ struct PostgresTests {
         later.clock = Int64(Date().timeIntervalSince1970)
         #expect(service.respond(to: try later.upload([month[5]])).status == 200)
         #expect(try target.day(writer.bucket, month[5])!.uploaded > before)
+        let opened = service.respond(to: LinkTests.manifest(link, passcode: "migrated 42"))
+        #expect(opened.status == 200)
+        let files = try JSONParser.parse(opened.body)["files"]?.arrayValue
+        #expect(files?.first?["embedded"]?.stringValue == jwe)
 
         // A second run finds the database in use and copies nothing.
         let again = try ServerProcess.run(migrate)

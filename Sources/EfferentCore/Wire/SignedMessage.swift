@@ -63,6 +63,13 @@ public enum SignedMessage {
         lines(["\(version) read", bucket.rawValue, target, String(timestamp)])
     }
 
+    /// Decision A.15 (documents/protocol.md), read key: managing the archive's shared links —
+    /// `efferent/v1 link\n<bucket>\n<METHOD> <target>\n<ts>\n<digest(body)>`. Its own first line, so
+    /// no signed read can stand in for it, and the method and body signed, since these change things.
+    public static func link(bucket: BucketID, method: String, target: String, timestamp: Int64, body: some Collection<UInt8>) -> [UInt8] {
+        lines(["\(version) link", bucket.rawValue, method + " " + target, String(timestamp), digest(body)])
+    }
+
     /// §7: the URL path, plus `"?" + query` only when the query is non-empty (`pathname + search`).
     public static func readTarget(path: String, query: String?) -> String {
         guard let query, !query.isEmpty else { return path }

@@ -47,5 +47,43 @@ extension ArchiveHandlers {
         }
         router.get("/b/:bucket/o/:name") { [self] request, p in try outcome(p.get("bucket"), p.get("name"), request) }
         router.post("/mcp/b/:bucket", body: BodyLimit(bytes: 1024 * 1024)) { [self] request, p in try mcp(p.get("bucket"), request) }
+        addLinkRoutes(to: router)
+        addViewerRoutes(to: router)
+    }
+
+    /// Shared links (decision A.15), off Efferent's own routes: the owner's (signed by the read
+    /// key) under `/shl/b/<bucket>/`, and the SMART Health Links IG's manifest and file routes.
+    func addLinkRoutes(to router: Router) {
+        router.parameter("link") { text in
+            guard let id = try? LinkID(text) else { throw LinkRefusal.unknown }
+            return id
+        }
+        router.parameter("ticket") { text in
+            guard text.utf8.count == LinkID.characters, Base64URL.decode(text)?.count == LinkID.bytes else { throw LinkRefusal.ticketGone }
+            return String(text)
+        }
+        router.parameter("version") { text in
+            guard let n = Int(text), n >= 1, n <= Int(Int32.max) else { throw ServiceError(400, "a version is a whole number from 1") }
+            return n
+        }
+        router.parameter("n") { text in
+            guard let n = Int(text), n >= 0, n < LinkLimits.maxFiles else {
+                throw ServiceError(400, "a file's number runs from 0 to \(LinkLimits.maxFiles - 1)")
+            }
+            return n
+        }
+        let prefix = LinkLimits.routePrefix
+        router.put("\(prefix)/b/:bucket/l/:link") { [self] request, p in try createLink(p.get("bucket"), p.get("link"), request) }
+        router.put("\(prefix)/b/:bucket/l/:link/f/:version/:n",
+                   body: BodyLimit(bytes: LinkLimits.maxFileBytes,
+                                   refusal: ServiceError(413, "a link's file may be at most 16 MiB; cut the share into more files"))) {
+            [self] request, p in try uploadLinkFile(p.get("bucket"), p.get("link"), p.get("version"), p.get("n"), request)
+        }
+        router.post("\(prefix)/b/:bucket/l/:link/publish") { [self] request, p in try publishLink(p.get("bucket"), p.get("link"), request) }
+        router.delete("\(prefix)/b/:bucket/l/:link") { [self] request, p in try revokeLink(p.get("bucket"), p.get("link"), request) }
+        router.get("\(prefix)/b/:bucket/links") { [self] request, p in try listLinks(p.get("bucket"), request) }
+        router.post("\(prefix)/:link") { [self] request, p in try manifest(p.get("link"), request) }
+        router.on("OPTIONS", "\(prefix)/:link") { _, _ in Self.manifestPreflight() }
+        router.get("\(prefix)/f/:ticket") { [self] request, p in try linkFile(p.get("ticket"), request) }
     }
 }

@@ -24,6 +24,9 @@ public final class ArchiveService: HTTPResponder {
 
     public var store: any ArchiveStore { handlers.store }
     public var configuration: ServiceConfiguration { handlers.configuration }
+    /// Deletes shared links' files as they expire (decision A.15): `efferent-server serve` starts
+    /// it; a test sweeps by hand on its own clock.
+    public var linkSweeper: LinkSweeper { handlers.sweeper }
 
     public static func jsonString(_ text: String) -> String { AccessLog.jsonString(text) }
 }
@@ -34,11 +37,15 @@ final class ArchiveHandlers: Sendable {
     let store: any ArchiveStore
     let configuration: ServiceConfiguration
     let limiter: RateLimiter?
+    /// Argon2id checks of link passcodes, a few at a time.
+    let passcodes = PasscodeGate()
+    let sweeper: LinkSweeper
 
     init(store: any ArchiveStore, configuration: ServiceConfiguration) {
         self.store = store
         self.configuration = configuration
         self.limiter = configuration.rateLimits.map { RateLimiter(limits: $0, counter: store.requestCounter) }
+        sweeper = LinkSweeper(store: store, clock: configuration.clock, log: configuration.log)
     }
 
     // MARK: Shared pieces

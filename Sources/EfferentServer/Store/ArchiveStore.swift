@@ -5,8 +5,9 @@ import Foundation
 /// changes nothing; a method's return value names exactly what committed.
 ///
 /// The SQLite store is the default; the PostgreSQL store passes the same tests, and keeps every
-/// promise here when several service processes share one database.
-public protocol ArchiveStore: Sendable {
+/// promise here when several service processes share one database. Each also keeps the
+/// archives' shared links (`LinkStore`, decision A.15) in the same database.
+public protocol ArchiveStore: LinkStore {
     /// Where the rate limits count requests: shared by every process that serves this store.
     var requestCounter: any RequestCounter { get }
 

@@ -378,6 +378,10 @@ public final class PostgresArchiveStore: ArchiveStore {
             _ = try Self.bucket(id, db, lock: true)
             try db.query("DELETE FROM day WHERE bucket = $1::text", [.text(id.rawValue)])
             try db.query("DELETE FROM edit WHERE bucket = $1::text", [.text(id.rawValue)])
+            for table in ["link_file", "link_access", "link_ticket"] {
+                try db.query("DELETE FROM \(table) WHERE link IN (SELECT id FROM link WHERE bucket = $1::text)", [.text(id.rawValue)])
+            }
+            try db.query("DELETE FROM link WHERE bucket = $1::text", [.text(id.rawValue)])
             return try db.query("DELETE FROM bucket WHERE id = $1::text", [.text(id.rawValue)]).affected == 1
         }
     }

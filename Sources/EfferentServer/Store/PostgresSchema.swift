@@ -65,6 +65,52 @@ enum PostgresSchema {
             count int8 NOT NULL
         );
         """),
+        // Shared links (decision A.15): what the service learns of each, and its encrypted files.
+        (2, """
+        CREATE TABLE link (
+            id text COLLATE "C" PRIMARY KEY,    -- the manifest URL's last segment: 32 random bytes, base64url
+            bucket text COLLATE "C" NOT NULL,
+            created int8 NOT NULL,              -- ms since 1970
+            expires int8 NOT NULL,              -- ms since 1970; the files are deleted then
+            long_term bool NOT NULL,            -- flag L: the files may be replaced
+            passcode text,                      -- flag P: an Argon2id string, never the passcode
+            failures int8 NOT NULL DEFAULT 0,   -- wrong passcodes, for good
+            version int8,                       -- the published version; NULL until the first publish
+            files int8 NOT NULL DEFAULT 0,
+            bytes int8 NOT NULL DEFAULT 0,      -- of the published version
+            published int8,
+            opened int8 NOT NULL DEFAULT 0,     -- manifest answers given
+            revoked int8,
+            locked int8,
+            cleared int8                        -- when its files were deleted (expiry, revocation, lock)
+        );
+        CREATE INDEX link_bucket ON link (bucket, created);
+        CREATE INDEX link_live ON link (expires) WHERE cleared IS NULL;
+        CREATE TABLE link_file (
+            link text COLLATE "C" NOT NULL,
+            version int8 NOT NULL,
+            n int8 NOT NULL,
+            bytes int8 NOT NULL,
+            uploaded int8 NOT NULL,
+            jwe bytea NOT NULL,
+            PRIMARY KEY (link, version, n)
+        );
+        ALTER TABLE link_file ALTER COLUMN jwe SET STORAGE EXTERNAL;
+        CREATE TABLE link_access (
+            link text COLLATE "C" NOT NULL,
+            at int8 NOT NULL,
+            recipient text NOT NULL
+        );
+        CREATE INDEX link_access_by_link ON link_access (link, at);
+        CREATE TABLE link_ticket (
+            hash bytea PRIMARY KEY,             -- SHA-256 of a file address's token
+            link text COLLATE "C" NOT NULL,
+            version int8 NOT NULL,
+            n int8 NOT NULL,
+            expires int8 NOT NULL
+        );
+        CREATE INDEX link_ticket_expiry ON link_ticket (expires);
+        """),
     ]
 
     /// Applies every migration the database has not seen, each in its own transaction, holding

@@ -40,7 +40,9 @@ public final class SQLiteArchiveStore: ArchiveStore {
 
     private static func open(_ path: String) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        // secure_delete: a deleted link file or replaced day is overwritten in the file, not left in
+        // a free page (decision A.15: a link's files leave the folder when it ends).
+        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA secure_delete=ON;")
         return connection
     }
 
@@ -50,6 +52,11 @@ public final class SQLiteArchiveStore: ArchiveStore {
 
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try readers.use { db in try db.read { try body(db) } }
+    }
+
+    /// The writer connection outside any transaction (a checkpoint cannot run inside one).
+    func onWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.use(body)
     }
 
 
@@ -340,6 +347,10 @@ public final class SQLiteArchiveStore: ArchiveStore {
         try write(changing: id) { db in
             try db.statement("DELETE FROM day WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM edit WHERE bucket = ?").run([.text(id.rawValue)])
+            for table in ["link_file", "link_access", "link_ticket"] {
+                try db.statement("DELETE FROM \(table) WHERE link IN (SELECT id FROM link WHERE bucket = ?)").run([.text(id.rawValue)])
+            }
+            try db.statement("DELETE FROM link WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM bucket WHERE id = ?").run([.text(id.rawValue)])
             return db.changes == 1
         }

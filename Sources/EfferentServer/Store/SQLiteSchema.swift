@@ -51,6 +51,52 @@ enum SQLiteSchema {
         );
         INSERT INTO tally (name, bytes) VALUES ('service', 0);
         """),
+        // Shared links (decision A.15): what the service learns of each, and its encrypted files.
+        (2, """
+        CREATE TABLE link (
+            id TEXT PRIMARY KEY,                -- the manifest URL's last segment: 32 random bytes, base64url
+            bucket TEXT NOT NULL,
+            created INTEGER NOT NULL,           -- ms since 1970
+            expires INTEGER NOT NULL,           -- ms since 1970; the files are deleted then
+            long_term INTEGER NOT NULL,         -- flag L: the files may be replaced
+            passcode TEXT,                      -- flag P: an Argon2id string, never the passcode
+            failures INTEGER NOT NULL DEFAULT 0,-- wrong passcodes, for good
+            version INTEGER,                    -- the published version; NULL until the first publish
+            files INTEGER NOT NULL DEFAULT 0,
+            bytes INTEGER NOT NULL DEFAULT 0,   -- of the published version
+            published INTEGER,
+            opened INTEGER NOT NULL DEFAULT 0,  -- manifest answers given
+            revoked INTEGER,
+            locked INTEGER,
+            cleared INTEGER                     -- when its files were deleted (expiry, revocation, lock)
+        );
+        CREATE INDEX link_bucket ON link (bucket, created);
+        CREATE INDEX link_live ON link (expires) WHERE cleared IS NULL;
+        -- The blob is the last column, so a manifest that embeds nothing never reads it.
+        CREATE TABLE link_file (
+            link TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            uploaded INTEGER NOT NULL,
+            jwe BLOB NOT NULL,
+            PRIMARY KEY (link, version, n)
+        );
+        CREATE TABLE link_access (
+            link TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            recipient TEXT NOT NULL
+        );
+        CREATE INDEX link_access_by_link ON link_access (link, at);
+        CREATE TABLE link_ticket (
+            hash BLOB PRIMARY KEY,              -- SHA-256 of a file address's token
+            link TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            expires INTEGER NOT NULL
+        );
+        CREATE INDEX link_ticket_expiry ON link_ticket (expires);
+        """),
     ]
 
     /// Applies every migration the database has not seen, each in its own transaction.

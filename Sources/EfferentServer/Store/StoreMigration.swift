@@ -18,12 +18,14 @@ public enum StoreMigration {
         public var dayBytes: Int64 = 0
         public var edits = 0
         public var invites = 0
+        public var links = 0
+        public var linkFiles = 0
         public var taken: Int64 = 0
 
         public var description: String {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return "\(count(buckets, "archive")), \(count(days, "day")) (\(dayBytes) bytes), \(count(edits, "edit")), "
-                + "\(count(invites, "invite")), \(taken) bytes taken"
+                + "\(count(invites, "invite")), \(count(links, "shared link")) (\(count(linkFiles, "file"))), \(taken) bytes taken"
         }
     }
 
@@ -52,10 +54,10 @@ public enum StoreMigration {
             try target.write { pg in
                 // No service process may claim, upload or count anything here until the copy
                 // commits: the empty check and the tally below must stay true.
-                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally IN EXCLUSIVE MODE")
+                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally, link, link_file, link_access IN EXCLUSIVE MODE")
                 let occupied = try pg.query("""
                     SELECT (SELECT count(*) FROM bucket) + (SELECT count(*) FROM invite) + (SELECT count(*) FROM day)
-                         + (SELECT count(*) FROM edit) + (SELECT bytes FROM tally WHERE name = 'service')
+                         + (SELECT count(*) FROM edit) + (SELECT bytes FROM tally WHERE name = 'service') + (SELECT count(*) FROM link)
                     """).int64(0, 0)
                 guard occupied == 0 else { throw Failure.targetNotEmpty }
                 var summary = Summary()
@@ -114,14 +116,43 @@ public enum StoreMigration {
                     summary.invites += 1
                 }
 
+                // Shared links (decision A.15), their files and who opened them; a file address a
+                // manifest handed out lapses within the hour, so none is carried over.
+                _ = try sqlite.statement("""
+                    SELECT id, bucket, created, expires, long_term, passcode, failures, version, files, bytes, published, opened, revoked, locked, cleared
+                    FROM link
+                    """).rows { row in
+                    _ = try pg.query("""
+                        INSERT INTO link (id, bucket, created, expires, long_term, passcode, failures, version, files, bytes, published, opened,
+                                          revoked, locked, cleared)
+                        VALUES ($1::text, $2::text, $3::int8, $4::int8, $5::int8 <> 0, $6::text, $7::int8, $8::int8, $9::int8, $10::int8, $11::int8,
+                                $12::int8, $13::int8, $14::int8, $15::int8)
+                        """, [.text(row.text(0)), .text(row.text(1)), .integer(row.int64(2)), .integer(row.int64(3)), .integer(row.int64(4)),
+                              row.optionalText(5).map(PostgresValue.text) ?? .null, .integer(row.int64(6)), optional(row, 7), .integer(row.int64(8)),
+                              .integer(row.int64(9)), optional(row, 10), .integer(row.int64(11)), optional(row, 12), optional(row, 13), optional(row, 14)])
+                    summary.links += 1
+                }
+                _ = try sqlite.statement("SELECT link, version, n, bytes, uploaded, jwe FROM link_file").rows { row in
+                    _ = try pg.query("""
+                        INSERT INTO link_file (link, version, n, bytes, uploaded, jwe) VALUES ($1::text, $2::int8, $3::int8, $4::int8, $5::int8, $6::bytea)
+                        """, [.text(row.text(0)), .integer(row.int64(1)), .integer(row.int64(2)), .integer(row.int64(3)), .integer(row.int64(4)),
+                              .bytes(row.blob(5))])
+                    summary.linkFiles += 1
+                }
+                _ = try sqlite.statement("SELECT link, at, recipient FROM link_access").rows { row in
+                    _ = try pg.query("INSERT INTO link_access (link, at, recipient) VALUES ($1::text, $2::int8, $3::text)",
+                                     [.text(row.text(0)), .integer(row.int64(1)), .text(row.text(2))])
+                }
+
                 summary.taken = try sqlite.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
                 _ = try pg.query("UPDATE tally SET bytes = $1::int8 WHERE name = 'service'", [.integer(summary.taken)])
 
                 // The same counts on both sides, or nothing commits.
                 let before = try SQLiteArchiveStore.serviceStats(sqlite)
                 let after = try PostgresArchiveStore.serviceStats(pg)
-                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite)")
-                guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites) else {
+                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite), (SELECT count(*) FROM link), (SELECT count(*) FROM link_file)")
+                guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites),
+                      copied.int64(0, 2) == Int64(summary.links), copied.int64(0, 3) == Int64(summary.linkFiles) else {
                     throw Failure.mismatch(source: before, target: after)
                 }
                 return summary

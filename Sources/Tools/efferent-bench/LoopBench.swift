@@ -113,8 +113,8 @@ struct DecadeArchive {
     /// The reader's profile, its mirror synced.
     let laptop: String
 
-    init(work: String, export: String) async throws {
-        server = try BenchServer(data: work + "/service")
+    init(work: String, export: String, log: String? = nil) async throws {
+        server = try BenchServer(data: work + "/service", log: log)
         url = "http://127.0.0.1:\(server.port)"
         _ = try await Child.run("efferent", ["init", "--server", url, "--time-zone", "Europe/Paris"], home: work + "/phone")
         imported = try await Child.run("efferent", ["import", export], home: work + "/phone")

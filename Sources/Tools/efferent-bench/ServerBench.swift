@@ -177,17 +177,24 @@ final class BenchServer {
     let process = Process()
     let port: Int
 
-    convenience init(data: String) throws { try self.init(store: ["--data", data]) }
+    convenience init(data: String, log: String? = nil) throws { try self.init(store: ["--data", data], log: log) }
 
-    /// `store` is `--data DIR` or `--postgres URL` with its options.
-    init(store: [String]) throws {
+    /// `store` is `--data DIR` or `--postgres URL` with its options; `log` keeps its access log.
+    init(store: [String], log: String? = nil) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("efferent-server")
         port = LoopbackPort.free()
         process.executableURL = binary
         process.arguments = ["serve"] + store + ["--listen", "127.0.0.1:\(port)", "--admission", "open", "--rate-limits", "off",
                              "--connections-per-address", "1024",
                              "--max-bucket-bytes", "1099511627776", "--max-service-bytes", "1099511627776"]
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
+                throw BenchError("cannot write the service's log at \(log)")
+            }
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         for _ in 0..<200 {
             if (try? BenchWriter.plainGet("http://127.0.0.1:\(port)/health")) != nil { return }
