@@ -70,7 +70,7 @@ let package = Package(
                 swiftSettings: optimizedInDebug),
 
         // The reader: service client → mirror → answers (CLI and MCP), and the mirror as SQL.
-        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem"],
+        .target(name: "EfferentReader", dependencies: ["EfferentCore", "EfferentClient", "EfferentSQLite", "EfferentSystem", "EfferentCrypto"],
                 swiftSettings: optimizedInDebug),
 
         // The reader's local dashboard: pages, a JSON API and its OpenAPI document over the mirror,
