@@ -84,4 +84,38 @@ import Testing
         #expect(try #require(notice).contains("older than 3 of the mirror's days"), "\(notice ?? "")")
         #expect(try Self.answers(harness) == (newer, nil))
     }
+
+    /// A mirrored day whose file is lost, or is not the body that was fetched, is never answered as
+    /// an empty day: the answer's note names it (the JSON's `note`, the CLI's stderr), and the next
+    /// sync fetches it again, whatever its upload time says; then the note is gone.
+    @Test func aLostOrChangedDayIsNamedInTheAnswerAndFetchedAgain() async throws {
+        let harness = try await ReaderHarness()
+        let days = Array(try MirrorIndexTests.year().prefix(10))
+        try await harness.upload(days)
+        _ = try await harness.syncer(try harness.mirror()).run()
+        let lost = days[2].0, changed = days[5].0
+        let mirror = try harness.mirror()
+        try FileManager.default.removeItem(atPath: harness.profile.path(mirror.file(lost)))
+        try harness.profile.write(mirror.file(changed), Array(ReaderHarness.handBody(changed, steps: 31_337).utf8), durable: false)
+
+        func answered(_ request: AnswerRequest) throws -> (json: String, notes: [String]) {
+            let (answer, scope) = try request.answer(from: MirrorSource(mirror: try harness.mirror()), today: days[9].0, pageDays: AnswerScope.pageDays)
+            return (String(decoding: try answer.jsonBytes { scope.annotate(&$0) }, as: UTF8.self), scope.notes)
+        }
+        let daily = AnswerRequest(kind: .daily, since: days[0].0, until: days[9].0, metrics: ["steps"])
+        let named = "the mirror's copy of \(lost), \(changed) is missing or is not what was fetched"
+        let (json, notes) = try answered(daily)
+        #expect(notes.contains { $0.hasPrefix(named) }, "\(notes)")
+        #expect(json.contains(named) && !json.contains("31337"), "\(json)")
+        #expect(try answered(AnswerRequest(kind: .overview)).notes.contains { $0.hasPrefix(named) })
+        // A range that leaves both days out says nothing of them.
+        #expect(try answered(AnswerRequest(kind: .daily, since: days[6].0, until: days[9].0, metrics: ["steps"])).notes.isEmpty)
+
+        let report = try await harness.syncer(try harness.mirror()).run()
+        #expect(report.fetched == 2)
+        let (again, quiet) = try answered(daily)
+        #expect(quiet.isEmpty && !again.contains("31337"), "\(quiet)")
+        try FileManager.default.removeItem(atPath: harness.profile.path(MirrorIndex.fileName))
+        #expect(try answered(daily).json == again, "what the index answers after the repair is what the days say")
+    }
 }
