@@ -118,6 +118,7 @@ let package = Package(
         .executableTarget(name: "fuzz-edit", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-edit"),
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
         .executableTarget(name: "fuzz-mcp", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-mcp"),
+        .executableTarget(name: "fuzz-index", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-index"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression", "EfferentSystem"], path: "Sources/EfferentTestSupport"),
