@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "EfferentBenchFloor", dependencies: ["CBenchFloor"], path: "Sources/Bindings/EfferentBenchFloor"),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
                                                                  "EfferentHTTP", "EfferentServer", "EfferentWriter", "EfferentSystem",
-                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentBenchFloor"],
+                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentBenchFloor", "EfferentCrypto"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
