@@ -154,6 +154,18 @@ public final class Mirror: Sendable {
         return bytes
     }
 
+    /// The opened body of `day` for a copy that must be what was fetched (the SQL export): nil when
+    /// the mirror does not hold it or its file is gone; a file that is not the body that was fetched
+    /// is refused rather than skipped, so the copy is never built without the day and without a word.
+    func fetchedBody(_ day: CalendarDay) throws -> [UInt8]? {
+        guard uploaded(day) != nil, profile.exists(file(day)) else { return nil }
+        let bytes = try profile.read(file(day))
+        if let expected = record.withLock({ $0.checksums[day] }), Checksum(of: bytes) != expected {
+            throw MirrorError.unreadableDay(day, DayDamage.changed.phrase)
+        }
+        return bytes
+    }
+
     func hasFile(_ day: CalendarDay) -> Bool { profile.exists(file(day)) }
 
     /// The held days whose files cannot be used — missing, not what was fetched, or unreadable —
