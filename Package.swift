@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "EfferentBenchFloor", dependencies: ["CBenchFloor"], path: "Sources/Bindings/EfferentBenchFloor"),
         .executableTarget(name: "efferent-bench", dependencies: ["EfferentCore", "EfferentCompression", "EfferentSQLite", "EfferentPostgres",
                                                                  "EfferentHTTP", "EfferentServer", "EfferentWriter", "EfferentSystem",
-                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentBenchFloor"],
+                                                                 "EfferentClient", "EfferentReader", "EfferentTestSupport", "EfferentBenchFloor", "EfferentCrypto"],
                           path: "Sources/Tools/efferent-bench"),
 
         // Realistic Apple Health exports with known true answers, for the writer's tests and bench.
@@ -121,6 +121,7 @@ let package = Package(
         .executableTarget(name: "fuzz-edit", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-edit"),
         .executableTarget(name: "fuzz-export", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-export"),
         .executableTarget(name: "fuzz-mcp", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-mcp"),
+        .executableTarget(name: "fuzz-index", dependencies: ["EfferentFuzzing"], path: "Sources/Tools/Fuzz/fuzz-index"),
 
         // What the test suites share: a bare HTTP client for exact bytes on the wire.
         .target(name: "EfferentTestSupport", dependencies: ["EfferentPostgres", "EfferentCompression", "EfferentSystem"], path: "Sources/EfferentTestSupport"),

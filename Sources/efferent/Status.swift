@@ -30,7 +30,16 @@ struct Status: Subcommand {
         let mirror = reader.mirror
         if let first = mirror.days.first, let last = mirror.days.last {
             let behind = stats.map { max(0, $0.days - mirror.days.count) } ?? 0
-            print("mirror   \(mirror.days.count) days, \(first) … \(last)  — " + (behind == 0 ? "up to date" : "\(behind) behind, run sync"))
+            // Days whose files are missing or are not what was fetched: not up to date, whatever the count says.
+            let damaged = try mirror.damagedDays()
+            var state = behind == 0 ? "up to date" : "\(behind) behind, run sync"
+            if !damaged.isEmpty {
+                let days = damaged.keys.sorted()
+                state = "\(days.count) \(days.count == 1 ? "day is" : "days are") missing or damaged (\(days.prefix(3).map(\.description).joined(separator: ", "))"
+                    + (days.count > 3 ? ", …" : "") + "), run sync" + (behind == 0 ? "" : "; \(behind) behind")
+            }
+            print("mirror   \(mirror.days.count) days, \(first) … \(last)  — " + state)
+            if let notice = mirror.takeIndexNotice() { note(notice) }
         } else {
             print("mirror   nothing yet — run sync")
         }

@@ -115,6 +115,20 @@ import Glibc
         #expect(FileMode.permissions(of: work + "/phone/writer.sqlite").map { $0 & 0o777 } == 0o600)
         let readerStatus = try reader.run(["status"])
         #expect(readerStatus.stdout.contains("up to date"), "\(readerStatus.stdout)")
+
+        // A mirrored day's file lost (issue 45): status does not say up to date, an answer offline
+        // names the day rather than answering it as empty, and the next sync fetches it again.
+        try FileManager.default.removeItem(atPath: work + "/laptop/days/2024-01-01.json")
+        let lost = try reader.run(["status"])
+        #expect(!lost.stdout.contains("up to date") && lost.stdout.contains("1 day is missing or damaged (2024-01-01)"), "\(lost.stdout)")
+        let offline = try reader.run(["daily", "--metric", "activeEnergy", "--since", "2024-01-01", "--until", "2024-01-02", "--format", "csv", "--offline"])
+        #expect(offline.stderr.contains("the mirror's copy of 2024-01-01 is missing"), "\(offline.stderr)")
+        #expect(!offline.stdout.contains("2024-01-01,0.12") && offline.stdout.contains("2024-01-02,0.08"), "\(offline.stdout)")
+        let repaired = try reader.run(["sync"])
+        #expect(repaired.status == 0 && repaired.stdout.hasPrefix("fetched 1 days"), "\(repaired.stdout) \(repaired.stderr)")
+        #expect(try reader.run(["status"]).stdout.contains("up to date"))
+        let whole = try reader.run(["daily", "--metric", "activeEnergy", "--since", "2024-01-01", "--until", "2024-01-02", "--format", "csv", "--offline"])
+        #expect(whole.stdout.contains("2024-01-01,0.12") && !whole.stderr.contains("missing"), "\(whole.stdout) \(whole.stderr)")
     }
 
     /// §8 through the real binaries: an agent logs a meal over `efferent mcp` and a weight with

@@ -296,7 +296,7 @@ import Testing
         _ = try await harness.syncer(try harness.mirror()).run()
         let indexFile = harness.profile.path(MirrorIndex.fileName)
         #expect(FileManager.default.fileExists(atPath: indexFile), "sync saves the index with the record")
-        let saved = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        let saved = try #require(MirrorIndex.decodedEntries(at: indexFile))
         #expect(saved.count == 40 && saved[days[3]]?.digest.metrics["steps"]?.dayTotal == 100)
 
         // What the sync saved is what the days say (the index is read back, not rebuilt).
@@ -315,27 +315,40 @@ import Testing
         #expect(try later.indexSnapshot().days.count == 40)
         _ = try await harness.syncer(later).run()
         #expect(try later.indexSnapshot().days[days[5]]?.metrics["steps"]?.dayTotal == 555)
-        let reread = try #require(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
+        let reread = try #require(MirrorIndex.decodedEntries(at: indexFile))
         #expect(reread[days[5]]?.digest.metrics["steps"]?.dayTotal == 555, "and is on disk when the sync ends")
         #expect(reread.mapValues(\.digest) == (try later.indexSnapshot().days), "every day, encoded again from the days held decoded")
 
-        // A day file replaced behind the record's back (same upload time): its fingerprint differs, so it is read again.
+        // A day file written again with the same body (a copy, a restore): its stamp differs, so it is read again, and checks.
         let replaced = try harness.mirror()
+        let original = try harness.profile.read(replaced.file(days[7]))
+        try harness.profile.write(replaced.file(days[7]), original, durable: false)
+        #expect(try replaced.indexSnapshot().days[days[7]]?.metrics["steps"]?.dayTotal == 100)
+        #expect(try replaced.damagedDays().isEmpty)
+
+        // Replaced by another body behind the record's back (same upload time): not what was fetched, so
+        // it is left out rather than believed, named, and fetched again by the next sync.
         try harness.profile.write(replaced.file(days[7]), Array(ReaderHarness.handBody(days[7], steps: 777).utf8), durable: false)
-        #expect(try replaced.indexSnapshot().days[days[7]]?.metrics["steps"]?.dayTotal == 777)
-        let daily = try AnswerRequest(kind: .daily, metrics: ["steps"]).answer(from: MirrorSource(mirror: replaced),
+        let other = try harness.mirror()
+        #expect(try other.indexSnapshot().days[days[7]] == nil)
+        #expect(try other.damagedDays() == [days[7]: .changed])
+        let daily = try AnswerRequest(kind: .daily, metrics: ["steps"]).answer(from: MirrorSource(mirror: other),
                                                                               range: try DayRange(since: days[7], until: days[7]), archive: nil)
-        #expect((daily as? DailyAnswer)?.values == [[777]])
+        #expect((daily as? DailyAnswer)?.values != [[777]])
+        let resynced = try await harness.syncer(other).run()
+        #expect(resynced.fetched == 1)
+        #expect(try other.indexSnapshot().days[days[7]]?.metrics["steps"]?.dayTotal == 100)
+        #expect(try other.damagedDays().isEmpty)
 
         // An index that does not read is rebuilt from the days.
         try Data("not an index".utf8).write(to: URL(fileURLWithPath: indexFile))
         let rebuilt = try harness.mirror()
         #expect(try rebuilt.indexSnapshot().days.count == 40)
-        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.count == 40)
+        #expect(MirrorIndex.decodedEntries(at: indexFile)?.count == 40)
 
         // Forgetting days forgets their entries.
         _ = try await harness.syncer(try harness.mirror(), transport: SyncTests.EmptyListing(endpoint: harness.endpoint)).run(acceptRemovals: true)
-        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.isEmpty == true)
+        #expect(MirrorIndex.decodedEntries(at: indexFile)?.isEmpty == true)
         #expect(try harness.mirror().indexSnapshot().days.isEmpty)
     }
 
@@ -361,10 +374,12 @@ import Testing
         try handle.write(contentsOf: Data(ReaderHarness.handBody(days[1], steps: 222).utf8))
         try handle.close()
         #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 100)
-        #expect(try harness.mirror().indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        // (A body other than the one fetched: not believed, and named as changed.)
+        let next = try harness.mirror()
+        #expect(try next.indexSnapshot().days[days[1]] == nil && next.damagedDays() == [days[1]: .changed])
         // Once the folder changes, this process reads it too.
         try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
-        #expect(try mirror.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 222)
+        #expect(try mirror.indexSnapshot().days[days[1]] == nil)
         // So it does when mirror.json changes.
         let again = try #require(FileHandle(forWritingAtPath: harness.profile.path(mirror.file(days[2]))))
         try again.truncate(atOffset: 0)
@@ -372,18 +387,20 @@ import Testing
         try again.close()
         try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(60)], ofItemAtPath: folder)
         try FileManager.default.setAttributes([.modificationDate: past.addingTimeInterval(120)], ofItemAtPath: record)
-        #expect(try mirror.indexSnapshot().days[days[2]]?.metrics["steps"]?.dayTotal == 333)
+        #expect(try mirror.indexSnapshot().days[days[2]] == nil)
 
         // Replaced by a rename into the folder: seen at once.
         try harness.profile.write(mirror.file(days[3]), Array(ReaderHarness.handBody(days[3], steps: 444).utf8), durable: false)
-        #expect(try mirror.indexSnapshot().days[days[3]]?.metrics["steps"]?.dayTotal == 444)
+        #expect(try mirror.indexSnapshot().days[days[3]] == nil)
         // A day file deleted: its entry goes with it.
         try FileManager.default.removeItem(atPath: harness.profile.path(mirror.file(days[4])))
         #expect(try mirror.indexSnapshot().days[days[4]] == nil)
+        #expect(try mirror.damagedDays() == [days[1]: .changed, days[2]: .changed, days[3]: .changed, days[4]: .missing])
+        #expect(try mirror.indexSnapshot().days.keys.sorted() == [days[0]])
     }
 
     /// An index that does not read is rebuilt from the days, and the person is told once, in a
-    /// sentence without a value from the days; one of an older version is rebuilt without a word.
+    /// sentence without a value from the days; so is one of an older format.
     @Test func anIndexThatDoesNotReadIsRebuiltAndSaidOnce() async throws {
         let harness = try await ReaderHarness()
         let days = (0..<3).map { Self.first.adding(days: $0) }
@@ -403,22 +420,21 @@ import Testing
         #expect(try harness.mirror().indexSnapshot().days.count == 3)
         #expect(try harness.mirror().takeIndexNotice() == nil, "the rebuilt index reads")
 
-        // A day whose bytes in the index do not read is read again from its file, and said.
-        let file = try #require(MirrorIndexCoding.read(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))))
-        var stored = file.stored
-        let entry = try #require(stored[days[1]])
-        stored[days[1]] = MirrorIndex.Stored(file: entry.file, stamp: entry.stamp, bytes: [0xFF])
-        try Data(MirrorIndexCoding.file(stored, strings: file.strings)).write(to: URL(fileURLWithPath: indexFile))
+        // A day whose digest in the index does not match its checksum is read again from its file, and said.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: indexFile)))
+        bytes[IndexFile.headerSize + 3] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: indexFile))
         let partly = try harness.mirror()
-        #expect(try partly.indexSnapshot().days[days[1]]?.metrics["steps"]?.dayTotal == 4321)
-        #expect(partly.takeIndexNotice() != nil)
-        #expect(MirrorIndexCoding.decode(Array(try Data(contentsOf: URL(fileURLWithPath: indexFile))))?.count == 3, "and saved again")
+        #expect(try partly.indexSnapshot().days[days[0]]?.metrics["steps"]?.dayTotal == 4321)
+        #expect(try #require(partly.takeIndexNotice()).contains("checksum"))
+        #expect(MirrorIndex.decodedEntries(at: indexFile)?.count == 3, "and saved again")
 
-        // An index of an earlier version: rebuilt, nothing said.
-        try Data("EFX4 an index of before".utf8).write(to: URL(fileURLWithPath: indexFile))
+        // An index of an earlier format: rebuilt once, and said.
+        try Data("EFX6 an index of before".utf8).write(to: URL(fileURLWithPath: indexFile))
         let older = try harness.mirror()
         #expect(try older.indexSnapshot().days.count == 3)
-        #expect(older.takeIndexNotice() == nil)
+        #expect(try #require(older.takeIndexNotice()).contains("another format (EFX6"))
+        #expect(try harness.mirror().takeIndexNotice() == nil)
     }
 
     /// Issue 45: words the writer kept as the phone sent them, because it did not know them — a

@@ -49,10 +49,12 @@ public enum FileDurability {
 
     /// Puts the finished file at `source` in place of `destination` in one step (`rename(2)`: a
     /// reader sees the old file or the new one, never neither), after flushing it; then flushes the
-    /// folder so the new name survives a power loss.
-    public static func replace(_ destination: String, with source: String) throws(FileDurabilityError) {
-        try synchronize(source)
+    /// folder so the new name survives a power loss. `durable: false` skips both flushes (derived
+    /// files, rebuilt when lost: the reader's index).
+    public static func replace(_ destination: String, with source: String, durable: Bool = true) throws(FileDurabilityError) {
+        if durable { try synchronize(source) }
         _ = try retrying("naming \(destination)") { rename(source, destination) }
+        guard durable else { return }
         try synchronize((destination as NSString).deletingLastPathComponent.isEmpty ? "." : (destination as NSString).deletingLastPathComponent)
     }
 

@@ -24,13 +24,14 @@ public struct AnswerScope: Sendable, Equatable {
     public static let pageDays = 400
 
     /// Applies the rule. `held` are the days the source holds (ascending); `pageDays` is given by
-    /// the surfaces that page.
-    public init(_ request: AnswerRequest, today: CalendarDay, held: [CalendarDay], pageDays: Int? = nil) throws {
+    /// the surfaces that page; `unusable` are held days that cannot be read now (ascending), named
+    /// when the answer covers any of them, so a missing day is never taken for an empty one.
+    public init(_ request: AnswerRequest, today: CalendarDay, held: [CalendarDay], pageDays: Int? = nil, unusable: [CalendarDay] = []) throws {
         guard let asked = try request.range(today: today) else {
             self.asked = nil
             range = nil
             next = nil
-            notes = []
+            notes = Self.unusableNote(unusable).map { [$0] } ?? []
             return
         }
         self.asked = asked
@@ -71,9 +72,19 @@ public struct AnswerScope: Sendable, Equatable {
             }
             cut = page
         }
+        if let note = Self.unusableNote(unusable.filter { cut.contains($0) }) { notes.append(note) }
         range = cut
         next = rest
         self.notes = notes
+    }
+
+    /// The sentence naming held days an answer could not read (the first three, and how many more).
+    static func unusableNote(_ days: [CalendarDay]) -> String? {
+        guard !days.isEmpty else { return nil }
+        let named = days.prefix(3).map(\.description).joined(separator: ", ") + (days.count > 3 ? " and \(days.count - 3) more" : "")
+        return "the mirror's copy of \(named) is missing or is not what was fetched, so "
+            + (days.count == 1 ? "that day was" : "those days were") + " left out of this answer, not read as empty (efferent sync fetches "
+            + (days.count == 1 ? "it" : "them") + " again)."
     }
 
     /// The first of `held` (ascending) after `day`.
@@ -113,7 +124,7 @@ extension AnswerRequest {
     /// The scope by the one rule, then the answer over it: what every surface calls.
     public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil,
                        pageDays: Int?) throws -> (answer: any Answer, scope: AnswerScope) {
-        let scope = try AnswerScope(self, today: today, held: try source.days(), pageDays: pageDays)
+        let scope = try AnswerScope(self, today: today, held: try source.days(), pageDays: pageDays, unusable: try source.unusableDays())
         return (try answer(from: source, range: scope.range, archive: archive), scope)
     }
 }

@@ -44,8 +44,9 @@ enum IndexedAnswers {
         let clock = LocalClock()
         var byNight = [CalendarDay: [SleepNight.Stretch]]()
         if !range.isEmpty {
-            for day in index.held(from: range.since.previous, through: range.until.adding(days: 1)) {
-                for stretch in index.days[day]!.sleep {
+            let ordered = index.ordered
+            for position in index.positions(from: range.since.previous, through: range.until.adding(days: 1)) {
+                for stretch in ordered[position].sleep {
                     let night = try SleepNight.night(of: stretch.start, timeZone: stretch.timeZone, clock: clock)
                     guard range.contains(night) else { continue }
                     byNight[night, default: []].append(stretch)
@@ -56,10 +57,10 @@ enum IndexedAnswers {
     }
 
     /// The overview of the held days of `range` (every held day when nil): the record's days are
-    /// the readable ones, the index's entries say what they hold.
+    /// the readable ones, the index's tallies say what they hold (no digest is decoded).
     static func overview(index: DigestSnapshot, held: [CalendarDay], range: DayRange?, archive: ArchiveFacts?) -> OverviewAnswer {
         let days = held.filter { range?.contains($0) ?? true }
-        let lines = range.map { DigestSnapshot.tally(index.days, index.held(from: $0.since, through: $0.until)).lines } ?? index.lines
+        let lines = range.map { index.tallies.lines(in: index.positions(from: $0.since, through: $0.until)) } ?? index.lines
         return OverviewAnswer(readableDays: days.count, firstDay: days.first, lastDay: days.last,
                               metrics: lines.keys.sorted().map { lines[$0]! }, archive: archive)
     }
@@ -71,11 +72,12 @@ enum IndexedAnswers {
         -> [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]? {
         guard !range.isEmpty else { return [] }
         let positions = index.positions(from: range.since.previous, through: range.until)
+        let ordered = index.ordered
         var out = [(day: CalendarDay, zone: String?, entry: MirrorDigest.MetricDay?)]()
         out.reserveCapacity(positions.count)
         for position in positions {
-            guard index.ordered[position].unknownZone == nil else { return nil }
-            out.append((index.sortedDays[position], index.ordered[position].zone, index.ordered[position].metrics[metric]))
+            guard ordered[position].unknownZone == nil else { return nil }
+            out.append((index.sortedDays[position], ordered[position].zone, ordered[position].metrics[metric]))
         }
         return out
     }
@@ -92,7 +94,8 @@ enum IndexedAnswers {
         // The days from the one before `since`, walked by position (as `read` takes them, without
         // gathering them first: a page of daily steps is 400 days of one number each).
         let positions = range.isEmpty ? 0..<0 : index.positions(from: range.since.previous, through: range.until)
-        for position in positions where index.ordered[position].unknownZone != nil { return nil }
+        let ordered = index.ordered
+        for position in positions where ordered[position].unknownZone != nil { return nil }
         var folds = [String: DailyAnswer.Fold]()
         for metric in Set(metrics) {
             let catalogueTotal = MetricCatalogue.isTotal(metric)
@@ -103,7 +106,7 @@ enum IndexedAnswers {
             }
             var fold: DailyAnswer.Fold?
             for position in positions {
-                guard let entry = index.ordered[position].metrics[metric] else { continue }
+                guard let entry = ordered[position].metrics[metric] else { continue }
                 let day = index.sortedDays[position]
                 if fold == nil { fold = DailyAnswer.Fold(rows: rows) }
                 if entry.hourBuckets || entry.dayBuckets { fold!.bucketed = true }
@@ -134,13 +137,14 @@ enum IndexedAnswers {
         guard let first = positions.first(where: { column.flags[$0] != 0 }) else { return nil }
         var fold = DailyAnswer.Fold(rows: range.dayCount)
         let since = range.since.daysSinceEpoch, until = range.until.daysSinceEpoch
+        let ordered = index.ordered
         for position in first..<positions.upperBound where column.flags[position] != 0 {
             if column.flags[position] & 2 != 0 { fold.bucketed = true }
             guard let total = column.totals[position] else { continue }
             let row = index.sortedDays[position].daysSinceEpoch - since
             guard row >= 0, row <= until - since else { continue }
             fold.sums[Int(row)] = total
-            if fold.unitAsTotal == nil { fold.unitAsTotal = index.ordered[position].metrics[metric]?.totalUnit }
+            if fold.unitAsTotal == nil { fold.unitAsTotal = ordered[position].metrics[metric]?.totalUnit }
         }
         return fold
     }
@@ -149,7 +153,10 @@ enum IndexedAnswers {
         guard let days = read(index, range, metric) else { return nil }
         let catalogueTotal = MetricCatalogue.isTotal(metric)
         var fold = StatisticsAnswer.Fold()
-        var counts = [String: [Double: Int]]()
+        // Each group's value counts, ascending, merged day by day (each day's are ascending too):
+        // no hash of a value, no list of readings.
+        var counts = [String: [MirrorDigest.ValueCount]]()
+        var lastGroup: (day: CalendarDay, name: String)?
         for (day, _, entry) in days {
             guard let entry else { continue }
             fold.seen = true
@@ -164,19 +171,40 @@ enum IndexedAnswers {
                 let detail = entry.readingDetails[index]
                 // Too many distinct values to count (GPS fixes): the days hold them.
                 guard !detail.overflowed else { return nil }
-                let group = groupBy.group(of: entry.readings[index].day)
-                for item in detail.counts { counts[group, default: [:]][item.value, default: 0] += item.count }
+                let local = entry.readings[index].day
+                let group = lastGroup?.day == local ? lastGroup!.name : groupBy.group(of: local)
+                lastGroup = (local, group)
+                counts[group] = merged(counts.removeValue(forKey: group) ?? [], detail.counts)
                 if fold.unitAsReading == nil { fold.unitAsReading = detail.unit }
             }
         }
-        // The values of a group in ascending order: a distribution sorts them, so any order gives its figures.
-        for (group, values) in counts {
-            var list = [Double]()
-            list.reserveCapacity(values.values.reduce(0, +))
-            for value in values.keys.sorted() { list += repeatElement(value, count: values[value]!) }
-            fold.readingsByGroup[group] = list
-        }
+        fold.readingCountsByGroup = counts
         return fold
+    }
+
+    /// Two ascending runs of value counts as one, a value in both counted once with their counts added
+    /// (values equal as numbers are one value, as the days' counts take them: `-0.0` and `0.0`).
+    static func merged(_ a: [MirrorDigest.ValueCount], _ b: [MirrorDigest.ValueCount]) -> [MirrorDigest.ValueCount] {
+        if a.isEmpty { return b }
+        var out = [MirrorDigest.ValueCount]()
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if a[i].value < b[j].value {
+                out.append(a[i])
+                i += 1
+            } else if b[j].value < a[i].value {
+                out.append(b[j])
+                j += 1
+            } else {
+                out.append(MirrorDigest.ValueCount(value: a[i].value, count: a[i].count + b[j].count))
+                i += 1
+                j += 1
+            }
+        }
+        out += a[i...]
+        out += b[j...]
+        return out
     }
 
     /// The workouts of `range` as `WorkoutsAnswer` finds them in the days, window by window (the
@@ -206,10 +234,11 @@ enum IndexedAnswers {
         // In the order the days give (the column ranks every session as their sort would).
         chosen.sort { column.ranks[$0.at] < column.ranks[$1.at] }
         var found = [WorkoutsAnswer.Workout](), windows = [Int]()
+        let ordered = index.ordered
         found.reserveCapacity(chosen.count)
         windows.reserveCapacity(chosen.count)
         for (at, window) in chosen {
-            let session = column.sessions[at], zone = index.ordered[column.positions[at]].zone
+            let session = column.sessions[at], zone = ordered[column.positions[at]].zone
             // A zone this machine does not know is refused as the days' listing refuses it.
             let days = try column.localDays[at] ?? clock.days(from: session.start, to: session.end, in: zone)
             guard days.first <= range.until, days.last >= range.since else { continue }
@@ -222,7 +251,7 @@ enum IndexedAnswers {
             found.append(workout)
             windows.append(window)
         }
-        let days = index.ordered, windowDays = spans
+        let days = ordered, windowDays = spans
         return WorkoutsAnswer(range: range, activity: activity, sorted: found, offset: offset) { [found, windows] positions in
             positions.map { position in
                 var workout = found[position]

@@ -76,6 +76,9 @@ public struct StatisticsAnswer: Answer {
         var unitAsTotal: String?, unitAsReading: String?
         /// Readings by group, in any order (a distribution sorts them).
         var readingsByGroup: [String: [Double]] = [:]
+        /// Readings by group as each value with how many readings have it, ascending (the index's
+        /// value counts, never made into a list: a decade of heart rate is millions of readings).
+        var readingCountsByGroup: [String: [MirrorDigest.ValueCount]] = [:]
         var dailyTotals: [CalendarDay: Double] = [:]
         var failure: Error?
     }
@@ -97,7 +100,11 @@ public struct StatisticsAnswer: Answer {
             for (day, total) in fold.dailyTotals { byGroup[groupBy.group(of: day), default: []].append(total) }
         }
         self.unit = unit ?? MetricCatalogue.unit(of: metric)
-        rows = byGroup.keys.sorted().map { ($0, Distribution(byGroup[$0]!)!) }
+        var rows = byGroup.keys.map { ($0, Distribution(byGroup[$0]!)!) }
+        if !isTotal {
+            for (group, counts) in fold.readingCountsByGroup { if let distribution = Distribution(counts: counts) { rows.append((group, distribution)) } }
+        }
+        self.rows = rows.sorted { $0.0 < $1.0 }
     }
 
     public var emptyNote: String? { rows.isEmpty ? "no \(metric) \(range.phrase)" : nil }

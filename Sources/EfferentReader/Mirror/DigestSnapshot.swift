@@ -5,20 +5,56 @@ import EfferentSystem
 /// read. Values equal what the answers compute from the same days (`daily`'s per-day totals and
 /// readings, the overview's lines), and tests hold them to it.
 public struct DigestSnapshot: Sendable {
-    public let days: [CalendarDay: MirrorDigest.Day]
     /// Every digested day, ascending.
     public let sortedDays: [CalendarDay]
-    /// The digest of each of `sortedDays`, at the same position: an answer over a range walks
-    /// them by position instead of hashing each day (that, and copying each day's whole digest
-    /// out of the dictionary, was most of a page of daily steps).
-    let ordered: [MirrorDigest.Day]
-    /// The overview's line of each metric, by name.
-    public let lines: [String: OverviewAnswer.MetricLine]
+    /// The overview's lines of any run of `sortedDays` (the index's tally lines, by position).
+    let tallies: OverviewTallies
     /// Metrics whose events carry buckets somewhere: totals, whatever the catalogue says.
     let bucketed: Set<String>
+    /// The days' digests, decoded the first time an answer asks (an overview never does).
+    private let content: Content
     /// The columns answers read by position (`TotalsColumn` per metric asked for, `WorkoutsColumn`),
     /// each built the first time an answer asks and kept while this snapshot is.
     private let columns = BuiltColumns()
+
+    /// Every digested day's digest.
+    public var days: [CalendarDay: MirrorDigest.Day] { content.held.days }
+    /// The digest of each of `sortedDays`, at the same position: an answer over a range walks
+    /// them by position instead of hashing each day (that, and copying each day's whole digest
+    /// out of the dictionary, was most of a page of daily steps). Take it once per answer: each
+    /// read asks the lock that guards its decoding.
+    var ordered: [MirrorDigest.Day] { content.held.ordered }
+    /// The overview's line of each metric over every day, by name.
+    public var lines: [String: OverviewAnswer.MetricLine] { tallies.all }
+
+    /// The digests of a snapshot, decoded once: given, or by `load` on the first read.
+    private final class Content: Sendable {
+        private let sortedDays: [CalendarDay]
+        private let load: (@Sendable () -> [CalendarDay: MirrorDigest.Day])?
+        private let value: Mutex<(days: [CalendarDay: MirrorDigest.Day], ordered: [MirrorDigest.Day])?>
+
+        init(sortedDays: [CalendarDay], days: [CalendarDay: MirrorDigest.Day]?, load: (@Sendable () -> [CalendarDay: MirrorDigest.Day])?) {
+            self.sortedDays = sortedDays
+            self.load = load
+            value = Mutex(days.map { (days: $0, ordered: Self.order(sortedDays, $0)) })
+        }
+
+        /// Each of `sortedDays`' digests in order (an empty one for a day `days` lacks, which the
+        /// load that could not read it said).
+        private static func order(_ sortedDays: [CalendarDay], _ days: [CalendarDay: MirrorDigest.Day]) -> [MirrorDigest.Day] {
+            sortedDays.map { days[$0] ?? MirrorDigest.Day(stamp: "", zone: nil, metrics: [:]) }
+        }
+
+        var held: (days: [CalendarDay: MirrorDigest.Day], ordered: [MirrorDigest.Day]) {
+            value.withLock { value in
+                if let value { return value }
+                let days = load?() ?? [:]
+                let loaded = (days: days, ordered: Self.order(sortedDays, days))
+                value = loaded
+                return loaded
+            }
+        }
+    }
 
     /// One metric's day totals laid out by position in `sortedDays`, side by side in memory: a
     /// page of daily steps reads 400 of them, and reaching each day's entry through its own
@@ -78,57 +114,34 @@ public struct DigestSnapshot: Sendable {
         let workouts = Mutex<WorkoutsColumn?>(nil)
     }
 
-    init(days: [CalendarDay: MirrorDigest.Day]) {
-        self.days = days
-        sortedDays = days.keys.sorted()
-        ordered = sortedDays.map { days[$0]! }
-        let tallied = Self.tally(days, sortedDays[...])
-        lines = tallied.lines
-        bucketed = tallied.bucketed
+    /// A snapshot of digests already decoded.
+    init(sortedDays: [CalendarDay], tallies: OverviewTallies, decoded: [CalendarDay: MirrorDigest.Day]) {
+        self.sortedDays = sortedDays
+        self.tallies = tallies
+        bucketed = tallies.bucketed
+        content = Content(sortedDays: sortedDays, days: decoded, load: nil)
     }
 
-    /// The overview's line of each metric over `held` (ascending days of `days`), and the
-    /// metrics whose events carry buckets there.
-    static func tally(_ days: [CalendarDay: MirrorDigest.Day], _ held: ArraySlice<CalendarDay>)
-        -> (lines: [String: OverviewAnswer.MetricLine], bucketed: Set<String>) {
-        struct Tally {
-            var kind: DayEvent.Kind
-            var units: [String: Int] = [:]
-            var words: [String: Int] = [:]
-            var hour = false, day = false
-            var first: CalendarDay, last: CalendarDay
-            var covered = 0, events = 0
-        }
-        var tallies = [String: Tally]()
-        for day in held {
-            guard let digested = days[day] else { continue }
-            for (metric, entry) in digested.metrics {
-                var tally = tallies[metric] ?? Tally(kind: entry.kind, first: day, last: day)
-                tally.units.merge(entry.units, uniquingKeysWith: +)
-                tally.words.merge(entry.words, uniquingKeysWith: +)
-                tally.hour = tally.hour || entry.hourBuckets
-                tally.day = tally.day || entry.dayBuckets
-                tally.last = day
-                tally.covered += 1
-                tally.events += entry.events
-                tallies[metric] = tally
-            }
-        }
-        var lines = [String: OverviewAnswer.MetricLine]()
-        for (metric, tally) in tallies {
-            // The unit most events carry; ties go to the alphabetically first (as the overview decides).
-            let unit = tally.units.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
-            lines[metric] = OverviewAnswer.MetricLine(metric: metric, kind: tally.kind, unit: unit, unitNote: MetricCatalogue.note(for: metric),
-                                                      buckets: (tally.day ? ["day"] : []) + (tally.hour ? ["hour"] : []),
-                                                      firstDay: tally.first, lastDay: tally.last, daysCovered: tally.covered, events: tally.events,
-                                                      wordsNotYetKnown: tally.words)
-        }
-        return (lines, Set(tallies.filter { $0.value.hour || $0.value.day }.keys))
+    /// A snapshot whose digests `load` decodes on the first read.
+    init(sortedDays: [CalendarDay], tallies: OverviewTallies, load: @escaping @Sendable () -> [CalendarDay: MirrorDigest.Day]) {
+        self.sortedDays = sortedDays
+        self.tallies = tallies
+        bucketed = tallies.bucketed
+        content = Content(sortedDays: sortedDays, days: nil, load: load)
+    }
+
+    /// A snapshot of `days` (tests, and a digest not yet refreshed), tallied from their digests.
+    init(days: [CalendarDay: MirrorDigest.Day]) {
+        let sorted = days.keys.sorted()
+        var strings = IndexStrings()
+        let lines = sorted.map { DigestCoding.tally(of: days[$0]!, strings: &strings)[...] }
+        self.init(sortedDays: sorted, tallies: OverviewTallies(days: sorted, lines: lines, table: strings.list)!, decoded: days)
     }
 
     /// `metric`'s day totals by position, built from `ordered` the first time it is asked for.
     func totalsColumn(_ metric: String) -> TotalsColumn {
         if let known = columns.totals.withLock({ $0[metric] }) { return known }
+        let ordered = self.ordered
         var flags = [UInt8](repeating: 0, count: ordered.count), totals = [Double?](repeating: nil, count: ordered.count)
         for position in ordered.indices {
             guard let entry = ordered[position].metrics[metric] else { continue }
@@ -143,6 +156,7 @@ public struct DigestSnapshot: Sendable {
     /// The workouts of every held day by position, gathered the first time they are asked for.
     func workoutsColumn() -> WorkoutsColumn {
         if let known = columns.workouts.withLock({ $0 }) { return known }
+        let ordered = self.ordered
         var positions = [Int](), sessions = [WorkoutDay.Session]()
         var parts = [(part: WorkoutDay.Part, position: Int)](), fixPositions = [Int](), fixSpans = [(first: Int64, last: Int64)]()
         for position in ordered.indices {
@@ -209,6 +223,7 @@ public struct DigestSnapshot: Sendable {
     /// The zones of the days of `range` (and the day either side), the others in `fallback`.
     public func zones(around range: DayRange, fallback: String) -> ZoneTimeline {
         var zones = [CalendarDay: String]()
+        let days = self.days
         var day = range.since.previous
         while day <= range.until.next {
             if let zone = days[day]?.zone { zones[day] = zone }
@@ -221,6 +236,7 @@ public struct DigestSnapshot: Sendable {
     /// filed under each day, readings from the day before `since` on, by the local day of their start.
     public func values(of metric: String, range: DayRange) -> DayValues {
         var values = DayValues(metric: metric, isTotal: isTotal(metric))
+        let days = self.days
         var day = range.since.previous
         while day <= range.until {
             defer { day = day.next }
@@ -241,7 +257,7 @@ public struct DigestSnapshot: Sendable {
     public func latest(_ metric: String, onOrBefore day: CalendarDay) -> (day: CalendarDay, total: Double?, readings: ValueSummary?)? {
         guard let line = lines[metric] else { return nil }
         var current = min(day.next, line.lastDay)
-        let total = isTotal(metric)
+        let total = isTotal(metric), days = self.days
         while current >= line.firstDay {
             defer { current = current.previous }
             guard let entry = days[current]?.metrics[metric] else { continue }

@@ -3,88 +3,109 @@ import EfferentCore
 import EfferentSystem
 import Foundation
 
-/// What the mirror holds, per day and metric, kept on disk beside the days (`index.bin`): each
-/// metric's events, units and buckets, its day total, its readings summarised per local day with
-/// their values counted, and the span of its starts — the digest of each day (`MirrorDigest.Day`).
-/// Overviews, the catalogue, daily totals and readings, statistics and the first page of samples
-/// answer from it instead of opening a decade of days.
+/// What the mirror holds, per day and metric, kept on disk beside the days (`index.bin`,
+/// `IndexFile`): each metric's events, units and buckets, its day total, its readings summarised
+/// per local day with their values counted, the span of its starts, the day's workouts and sleep
+/// (`MirrorDigest.Day`), and what the overview adds up of each day. Overviews, the catalogue, daily
+/// totals and readings, statistics, workouts, sleep and the first page of samples answer from it
+/// instead of opening a decade of days.
 ///
-/// It cannot drift from the days: each entry carries the upload time of the day it was read from
-/// and the size and modification time of that day's file, and an entry is used only while both
-/// still match the mirror's record and the file on disk; any other day is read again from its
-/// file before an answer is given, and a file that does not read as an index is rebuilt whole.
+/// It is never believed on its own word. Every part of the file is covered by a checksum, and
+/// every day's entry by the fingerprint of the day it was read from: the upload time the mirror
+/// recorded, the size and modification time of the day's file, and that file's own checksum as
+/// `mirror.json` records it. A file that does not check (a flipped byte, a cut, a count past its
+/// end, another format) is rebuilt from the days; a day whose digest does not match its checksum,
+/// or whose fingerprint differs from its file's (an older index over newer days), is read again
+/// from its file; and each is said once (`takeNotice`) — all before an answer is built from it.
 /// Every file is stamped on the first answer of a process; after that, only when the record
 /// changed in this process or `mirror.json` or the `days` folder changed on disk (see `snapshot`).
 /// Sync writes a day's entry in the step that stores the day and saves it with the record.
+///
+/// An overview reads the header, the strings, the days' fingerprints and the tallies only; the
+/// digests are read, checked and decoded the first time an answer asks for them.
 final class MirrorIndex: Sendable {
     static let fileName = "index.bin"
 
-    /// A day's file fingerprint and digest, decoded (what tests read back from a file).
-    struct Entry: Sendable, Equatable {
-        let file: FileStamp
-        let digest: MirrorDigest.Day
-    }
-
-    /// A day as held: the fingerprint of the file its digest was read from, the upload time it was
-    /// read at, and the digest as bytes (`MirrorIndexCoding.encode`), decoded only when an answer
-    /// asks. Once the days are decoded the bytes are let go (empty) and encoded again if the index
-    /// is saved, so a dashboard does not hold the index twice.
-    struct Stored: Sendable {
+    /// A day as the index holds it: the fingerprint of the file its digest was read from, its digest
+    /// (in memory, in the file, or decoded), and its tally line (nil until counted again, when the
+    /// file's tallies did not check).
+    struct Entry: Sendable {
         let file: FileStamp
         let stamp: String
-        let bytes: [UInt8]
+        let body: Checksum?
+        var digest: Digest
+        var tally: ArraySlice<UInt8>?
+    }
+
+    enum Digest: Sendable {
+        /// Encoded in this process (recorded by sync, or read again from its day).
+        case bytes(ArraySlice<UInt8>)
+        /// In an index file, checked against its checksum when it is read.
+        case file(IndexFileHandle, offset: Int, length: Int, checksum: Checksum)
+        /// Held decoded (`State.decoded`), and encoded again if the index is saved.
+        case decoded
     }
 
     /// What the last full check found unchanged: the record's revision in this process and the
     /// stamps of `mirror.json` and of the `days` folder, taken before the day files were stamped.
-    private struct Verified: Equatable {
+    struct Verified: Equatable {
         let revision: Int
         let record: FileStamp?
         let folder: FileStamp?
     }
 
-    private struct State {
-        var stored: [CalendarDay: Stored] = [:]
-        var strings = MirrorIndexCoding.Strings()
+    struct State {
         var loaded = false
-        /// Every stored day decoded, once an answer has asked (a sync never does, and holds bytes only).
+        var strings = IndexStrings()
+        var entries: [CalendarDay: Entry] = [:]
+        /// Every entry decoded, once an answer has asked (a sync never does, and holds bytes only).
         var decoded: [CalendarDay: MirrorDigest.Day]?
-        /// The snapshot of `decoded`, until a day changes.
+        /// The snapshot of the entries, until one changes.
         var snapshot: DigestSnapshot?
         var verified: Verified?
         var unsaved = false
+        /// Counts the changes of `entries`: a snapshot's days decoded later are kept only if none came between.
+        var version = 0
+        /// Whether the day files have been compared with the file's fingerprints yet: what differs
+        /// then is an index older (or newer) than the days, and said.
+        var checked = false
+        /// Whether the entries came from a file that checked: only then is a day that differs an
+        /// index older than its days (a missing or damaged file was said, or is no news).
+        var fromFile = false
+        /// The mirror's days whose files cannot be used, as the last check found them.
+        var damaged: [CalendarDay: DayDamage] = [:]
         /// What went wrong with the index that a person should hear of, said once (`takeNotice`).
         var notice: String?
         var noticeSaid = false
-    }
 
-    private let profile: Profile
-    private let state = Mutex(State())
-
-    init(profile: Profile) { self.profile = profile }
-
-    private func loadIfNeeded(_ state: inout State) {
-        guard !state.loaded else { return }
-        state.loaded = true
-        guard profile.exists(Self.fileName) else { return }
-        let bytes = try? profile.read(Self.fileName)
-        guard let bytes, let (stored, strings) = MirrorIndexCoding.read(bytes) else {
-            state.unsaved = true
-            // An index of another version (written before this reader was updated) is rebuilt without a word.
-            if let bytes, bytes.starts(with: "EFX".utf8) { return }
-            note(&state, "The mirror's index (\(profile.path(Self.fileName))) did not read and is rebuilt from the days, so this command "
-                 + "takes longer; nothing is lost, but if it happens again check the disk the profile is on.")
-            return
+        mutating func changed() {
+            version += 1
+            snapshot = nil
+            unsaved = true
         }
-        state.stored = stored
-        state.strings = strings
     }
 
-    private func note(_ state: inout State, _ sentence: String) {
+    let profile: Profile
+    /// The name of a day's file in the profile (`Mirror.file`).
+    let name: @Sendable (CalendarDay) -> String
+    let state = Mutex(State())
+
+    init(profile: Profile, name: @escaping @Sendable (CalendarDay) -> String) {
+        self.profile = profile
+        self.name = name
+    }
+
+    /// The profile's folder with a slash: day paths by concatenation (a decade is 3,650 of them on a full check).
+    var root: String { profile.directory.hasSuffix("/") ? profile.directory : profile.directory + "/" }
+
+    func note(_ state: inout State, _ sentence: String) {
         if state.notice == nil && !state.noticeSaid { state.notice = sentence }
     }
 
-    /// What a person should hear about the index (it did not read and was rebuilt, or could not be
+    /// "The mirror's index (path) …", the start of what is said of it.
+    var named: String { "The mirror's index (\(profile.path(Self.fileName)))" }
+
+    /// What a person should hear about the index (it did not check and was rebuilt, or could not be
     /// saved), once per process; nil after that and when all is well.
     func takeNotice() -> String? {
         state.withLock { state in
@@ -95,51 +116,56 @@ final class MirrorIndex: Sendable {
         }
     }
 
-    /// Records the digest of a day just written as `name` (sync, in the step that stores it).
-    func record(_ day: CalendarDay, digest: MirrorDigest.Day, name: String) {
+    /// Records the digest of a day just written as `name`, whose bytes have checksum `body` (sync,
+    /// in the step that stores it).
+    func record(_ day: CalendarDay, digest: MirrorDigest.Day, body: Checksum, name: String) {
         let file = FileStamp.of(profile.path(name))
         state.withLock { state in
             loadIfNeeded(&state)
             if let file {
-                state.stored[day] = Stored(file: file, stamp: digest.stamp,
-                                           bytes: state.decoded == nil ? MirrorIndexCoding.encode(digest, strings: &state.strings) : [])
+                let tally = DigestCoding.tally(of: digest, strings: &state.strings)[...]
+                let held: Digest = state.decoded == nil ? .bytes(DigestCoding.encode(digest, strings: &state.strings)[...]) : .decoded
+                state.entries[day] = Entry(file: file, stamp: digest.stamp, body: body, digest: held, tally: tally)
                 state.decoded?[day] = digest
+                state.damaged[day] = nil
             } else {
-                state.stored[day] = nil
+                state.entries[day] = nil
                 state.decoded?[day] = nil
             }
-            state.snapshot = nil
-            state.unsaved = true
+            state.changed()
         }
     }
 
     func forget(_ day: CalendarDay) {
         state.withLock { state in
             loadIfNeeded(&state)
-            if state.stored.removeValue(forKey: day) != nil {
+            state.damaged[day] = nil
+            if state.entries.removeValue(forKey: day) != nil {
                 state.decoded?[day] = nil
-                state.snapshot = nil
-                state.unsaved = true
+                state.changed()
             }
         }
     }
 
     /// Writes the index when it changed (not flushed to disk: a lost index is rebuilt from the days).
     func save() throws {
-        let bytes: [UInt8]? = state.withLock { state in
-            guard state.unsaved else { return nil }
-            state.unsaved = false
-            // Days held decoded are encoded again for the file (their bytes were let go).
-            var complete = state.stored
-            if let decoded = state.decoded {
-                for (day, entry) in state.stored where entry.bytes.isEmpty {
-                    guard let digest = decoded[day] else { continue }
-                    complete[day] = Stored(file: entry.file, stamp: entry.stamp, bytes: MirrorIndexCoding.encode(digest, strings: &state.strings))
-                }
-            }
-            return MirrorIndexCoding.file(complete, strings: state.strings)
+        try state.withLock { state in
+            guard state.unsaved else { return }
+            try write(&state)
         }
-        if let bytes { try profile.write(Self.fileName, bytes, durable: false) }
+    }
+
+    /// The mirror's days whose files cannot be used (missing, not what was fetched, unreadable), as
+    /// the last check found them.
+    var damaged: [CalendarDay: DayDamage] { state.withLock { $0.damaged } }
+
+    /// The checksums of the files the entries of `days` were read from.
+    func bodyChecksums(of days: [CalendarDay]) -> [CalendarDay: Checksum] {
+        state.withLock { state in
+            var found = [CalendarDay: Checksum]()
+            for day in days { if let body = state.entries[day]?.body { found[day] = body } }
+            return found
+        }
     }
 
     /// How long after its last change a stamp of `mirror.json` or of the `days` folder is trusted
@@ -147,9 +173,10 @@ final class MirrorIndex: Sendable {
     /// on some file systems), so a change within the tick of the one before leaves the stamp as it was.
     static let settled: Int64 = 2_000_000_000
 
-    /// The index brought in step with `uploaded` (the mirror's record, at `revision`) and the day
-    /// files: an entry whose upload time or file differs is read again from the day, one for a day
-    /// no longer held is dropped, and the index is saved when anything changed.
+    /// The index brought in step with `record` (the mirror's, at `revision`) and the day files: an
+    /// entry whose upload time, file or file checksum differs is read again from the day, one for a
+    /// day no longer held is dropped, a day whose file is missing or is not what was fetched is left
+    /// out and named in `damaged`, and the index is saved when anything changed.
     ///
     /// Every day's file is stamped (one `stat` each) on the first call and whenever the record
     /// changed in this process, or `mirror.json` or the `days` folder has another stamp than at the
@@ -158,82 +185,114 @@ final class MirrorIndex: Sendable {
     /// snapshot stands, so a dashboard answers without 4,189 `stat`s. A day file rewritten in place
     /// (not renamed) leaves the folder as it was: a process that already checked misses it until the
     /// next change of the record or the folder, and every new process sees it.
-    func snapshot(uploaded: [CalendarDay: String], revision: Int, name: (CalendarDay) -> String) throws -> DigestSnapshot {
-        // Paths by concatenation: a decade is 3,650 of them on a full check.
-        let root = profile.directory.hasSuffix("/") ? profile.directory : profile.directory + "/"
+    func snapshot(record: MirrorRecord, revision: Int) -> DigestSnapshot {
+        let root = self.root
         let began = Int64(Date().timeIntervalSince1970 * 1e9)
         let seen = Verified(revision: revision, record: FileStamp.of(root + Mirror.fileName), folder: FileStamp.of(root + Mirror.directoryName))
-        let (result, changed): (DigestSnapshot, Bool) = try state.withLock { state in
+        let (result, changed): (DigestSnapshot, Bool) = state.withLock { state in
             loadIfNeeded(&state)
             if let snapshot = state.snapshot, state.verified == seen { return (snapshot, false) }
+            let before = state.version
             let clock = LocalClock()
-            var changed = false
-            func readAgain(_ day: CalendarDay, _ stamp: String, _ found: FileStamp) throws {
-                let digest = try MirrorDigest.digest(try profile.read(name(day)), day: day, stamp: stamp, clock: clock)
-                state.stored[day] = Stored(file: found, stamp: stamp,
-                                           bytes: state.decoded == nil ? MirrorIndexCoding.encode(digest, strings: &state.strings) : [])
-                state.decoded?[day] = digest
-                changed = true
-            }
-            for (day, stamp) in uploaded {
+            var damaged = [CalendarDay: DayDamage](), stale = 0
+            for (day, stamp) in record.uploaded {
+                let expected = record.checksums[day]
                 guard let found = FileStamp.of(root + name(day)) else {
-                    if state.stored.removeValue(forKey: day) != nil {
-                        state.decoded?[day] = nil
-                        changed = true
-                    }
+                    damaged[day] = .missing
+                    drop(day, &state)
                     continue
                 }
-                if let entry = state.stored[day], entry.stamp == stamp, entry.file == found { continue }
-                try readAgain(day, stamp, found)
-            }
-            if state.stored.count != uploaded.count {
-                for day in state.stored.keys where uploaded[day] == nil {
-                    state.stored[day] = nil
-                    state.decoded?[day] = nil
-                    changed = true
+                let entry = state.entries[day]
+                if let entry, entry.stamp == stamp, entry.file == found, expected == nil || entry.body == expected { continue }
+                if !state.checked { stale += 1 }
+                switch readDay(day, stamp: stamp, expected: expected, file: found, path: root + name(day), clock: clock) {
+                case let .success((digest, body)):
+                    keep(day, digest: digest, body: body, file: found, &state)
+                case let .failure(damage):
+                    damaged[day] = damage
+                    drop(day, &state)
                 }
             }
-            if state.decoded == nil {
-                var decoded = [CalendarDay: MirrorDigest.Day](minimumCapacity: state.stored.count)
-                var unreadable = [CalendarDay]()
-                for (day, entry) in state.stored {
-                    if let digest = MirrorIndexCoding.decode(day: entry.bytes, stamp: entry.stamp, table: state.strings.list) {
-                        decoded[day] = digest
-                    } else {
-                        unreadable.append(day)
-                    }
-                }
-                state.decoded = decoded
-                // Held decoded from here on; the bytes are encoded again only if the index is saved.
-                for (day, entry) in state.stored where decoded[day] != nil {
-                    state.stored[day] = Stored(file: entry.file, stamp: entry.stamp, bytes: [])
-                }
-                for day in unreadable {
-                    let entry = state.stored[day]!
-                    try readAgain(day, entry.stamp, entry.file)
-                }
-                if !unreadable.isEmpty {
-                    note(&state, "Part of the mirror's index (\(profile.path(Self.fileName))) did not read and was rebuilt from the days; "
-                         + "nothing is lost, but if it happens again check the disk the profile is on.")
-                }
+            if state.entries.count != record.uploaded.count - damaged.count {
+                for day in state.entries.keys where record.uploaded[day] == nil { drop(day, &state) }
             }
-            if changed {
-                state.snapshot = nil
-                state.unsaved = true
+            if stale > 0, state.fromFile, state.version != before {
+                note(&state, "\(named) was older than \(stale) of the mirror's days, which were read again from their files; "
+                     + "nothing is lost (this follows a sync that was interrupted, or an index copied from elsewhere).")
             }
-            let snapshot = state.snapshot ?? DigestSnapshot(days: state.decoded!)
+            state.checked = true
+            state.damaged = damaged
+            let snapshot = state.snapshot ?? makeSnapshot(&state, clock: clock)
             state.snapshot = snapshot
             // Trusted next time only if neither stamp could still be in the tick of its last change.
             let settled = [seen.record, seen.folder].allSatisfy { ($0?.modified ?? Int64.min) < began - Self.settled }
             state.verified = settled ? seen : nil
-            return (snapshot, changed)
+            return (snapshot, state.unsaved)
         }
-        if changed {
-            do { try save() } catch {
-                // The answer stands (the index is in step in memory); the next process reads the days again.
-                state.withLock { note(&$0, "The mirror's index could not be saved (\(error)); answers stay right but each new command reads the changed days again.") }
-            }
-        }
+        if changed { saveOrSay() }
         return result
+    }
+
+    /// Saves, or says why not: the answer stands (the index is in step in memory), and the next
+    /// process reads the changed days again.
+    func saveOrSay() {
+        do { try save() } catch {
+            state.withLock { note(&$0, "The mirror's index could not be saved (\(error)); answers stay right but each new command reads the changed days again.") }
+        }
+    }
+
+    /// Leaves `day` out of the index.
+    func drop(_ day: CalendarDay, _ state: inout State) {
+        if state.entries.removeValue(forKey: day) != nil {
+            state.decoded?[day] = nil
+            state.changed()
+        }
+    }
+
+    /// Takes `digest`, read from `day`'s file (stamped `file`, checksum `body`), as the day's entry.
+    func keep(_ day: CalendarDay, digest: MirrorDigest.Day, body: Checksum, file: FileStamp, _ state: inout State) {
+        let tally = DigestCoding.tally(of: digest, strings: &state.strings)[...]
+        let held: Digest = state.decoded == nil ? .bytes(DigestCoding.encode(digest, strings: &state.strings)[...]) : .decoded
+        state.entries[day] = Entry(file: file, stamp: digest.stamp, body: body, digest: held, tally: tally)
+        state.decoded?[day] = digest
+        state.changed()
+    }
+
+    /// `day`'s file read again, its bytes held to the checksum the mirror recorded for them: the
+    /// digest and the file's checksum, or why the file cannot be used.
+    func readDay(_ day: CalendarDay, stamp: String, expected: Checksum?, file: FileStamp, path: String,
+                 clock: LocalClock) -> Result<(MirrorDigest.Day, Checksum), DayDamage> {
+        // Never more than the stamp said the file holds: a file growing while it is read is read again next time.
+        guard file.size <= Int64(ProtocolLimits.maxInflatedBytes), let data = FileManager.default.contents(atPath: path) else { return .failure(.missing) }
+        let bytes = Array(data)
+        let body = Checksum(of: bytes)
+        if let expected, body != expected { return .failure(.changed) }
+        guard let digest = try? MirrorDigest.digest(bytes, day: day, stamp: stamp, clock: clock) else { return .failure(.unreadable) }
+        return .success((digest, body))
+    }
+}
+
+/// What the mirror records of its days: the upload time each was fetched at, and the checksum of
+/// the opened body written for it (days fetched before checksums were recorded have none).
+struct MirrorRecord: Sendable {
+    var uploaded: [CalendarDay: String]
+    var checksums: [CalendarDay: Checksum]
+}
+
+/// Why a mirrored day's file cannot be used: sync fetches it again; until then answers name it.
+public enum DayDamage: Error, Sendable, Equatable {
+    /// The file is not there.
+    case missing
+    /// The file is not the body that was fetched (its checksum differs from `mirror.json`'s).
+    case changed
+    /// The file does not read as a day body.
+    case unreadable
+
+    public var phrase: String {
+        switch self {
+        case .missing: "its file is missing"
+        case .changed: "its file is not the one fetched"
+        case .unreadable: "its file does not read"
+        }
     }
 }

@@ -8,6 +8,9 @@ public struct MirrorSource: EventSource, Sendable {
 
     public func days() throws -> [CalendarDay] { mirror.days }
 
+    /// The mirrored days whose files are missing or are not what was fetched (`Mirror.damagedDays`).
+    public func unusableDays() throws -> [CalendarDay] { try mirror.damagedDays().keys.sorted() }
+
     public func events(from: CalendarDay, through: CalendarDay) throws -> [ArchiveEvent] {
         try read(from: from, through: through, metric: nil)
     }

@@ -59,7 +59,9 @@ public final class Syncer {
             }
         }
         if acceptRemovals { report.sweptFiles = try mirror.sweepUnrecorded() }
-        let wanted = listing.filter { mirror.uploaded($0.day) != $0.uploaded || !mirror.hasFile($0.day) }.map(\.day)
+        // A day whose file is missing, or is not the body that was fetched, is fetched again whatever its upload time says.
+        let damaged = try mirror.damagedDays()
+        let wanted = listing.filter { mirror.uploaded($0.day) != $0.uploaded || damaged[$0.day] != nil || !mirror.hasFile($0.day) }.map(\.day)
         let ranges = Self.spans(wanted)
         progress?(Progress(done: 0, total: wanted.count, bytes: 0))
         let wantedSet = Set(wanted)
@@ -121,6 +123,7 @@ public final class Syncer {
             try mirror.save()
             throw MirrorError.notReturned(missing)
         }
+        mirror.adoptChecksums()
         mirror.markSynced(at: Date())
         try mirror.save()
         return report

@@ -59,9 +59,14 @@ public protocol EventSource {
     func days() throws -> [CalendarDay]
     /// Every metric name the source's days hold.
     func metricNames() throws -> Set<String>
+    /// Days the source lists but cannot read now (a mirrored day whose file is missing or is not
+    /// what was fetched), ascending: an answer over them names them rather than taking them as empty.
+    func unusableDays() throws -> [CalendarDay]
 }
 
 extension EventSource {
+    public func unusableDays() throws -> [CalendarDay] { [] }
+
     public func metricNames() throws -> Set<String> {
         let days = try days()
         guard let first = days.first, let last = days.last else { return [] }

@@ -43,7 +43,8 @@ struct ExportWindow {
     }
 
     /// Reads the mirrored days among `uploaded` (day → upload time it was fetched at) from `first`
-    /// through `last`; a day whose file is gone since the record was read is skipped.
+    /// through `last`; a day whose file is gone since the record was read is skipped, and one whose
+    /// file is not the body that was fetched is refused (`Mirror.fetchedBody`).
     init(mirror: Mirror, uploaded: [CalendarDay: String], from first: CalendarDay, through last: CalendarDay) throws {
         var days = [CalendarDay: Day]()
         var answerEvents = [ArchiveEvent]()
@@ -52,7 +53,7 @@ struct ExportWindow {
         var day = first
         while day <= last {
             defer { day = day.next }
-            guard let stamp = uploaded[day], let bytes = try mirror.body(day) else { continue }
+            guard let stamp = uploaded[day], let bytes = try mirror.fetchedBody(day) else { continue }
             let decoded: DecodedDay
             do throws(DayBodyError) { decoded = try DayBody(bytes: bytes).decoded() } catch {
                 throw MirrorError.unreadableDay(day, error.description)

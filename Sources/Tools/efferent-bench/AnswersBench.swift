@@ -29,6 +29,7 @@ enum AnswersBench {
         defer { dashboard.stop() }
         let decade = "since=\(first)&until=\(last)"
         let dailyUntil = CalendarDay(first)!.adding(days: 399).description
+        let yearSince = CalendarDay(last)!.adding(days: -364).description
         let questions: [(name: String, api: String, goal: String, reference: () throws -> Int)] = [
             ("samples heartRate, a page of 500", "/api/v1/samples?metric=heartRate&\(decade)", "≤ 50 ms", {
                 let page = try sql.statement("SELECT day, start_time, end_time, kind, bucket, unit, source, value FROM events "
@@ -71,6 +72,10 @@ enum AnswersBench {
                     .rows([.text(first), .text(dailyUntil)]) { $0.double(1) }.count
             }),
             ("overview (API, every day)", "/api/v1/overview", "≤ 100 ms", { try overviewFromSQL(sql) }),
+            ("overview (API, the decade asked)", "/api/v1/overview?\(decade)", "≤ 100 ms", { try overviewFromSQL(sql, from: first, through: last) }),
+            ("overview (API, one year asked)", "/api/v1/overview?since=\(yearSince)&until=\(last)", "≤ 100 ms", {
+                try overviewFromSQL(sql, from: yearSince, through: last)
+            }),
         ]
         // One call each first: the dashboard's first answer waits for the index it loads at start.
         let cold = try dashboard.page("/", api: "/api/v1/overview")
@@ -87,6 +92,9 @@ enum AnswersBench {
             rows.append((question.name, server, reference, question.goal))
         }
         let overview = try await Child.median(5) { try await Child.run("efferent", ["overview", "--offline"], home: archive.laptop, quiet: true) }
+        // MCP's first answer as an agent starts it: a fresh `efferent mcp`, just after a sync (so it does not refresh first).
+        _ = try await Child.run("efferent", ["sync"], home: archive.laptop, quiet: true)
+        let mcp = try (0..<5).map { _ in try MCPProbe.run(Child.binary("efferent"), home: archive.laptop) }.sorted { $0.seconds < $1.seconds }[2]
         let overviewSQL = try (0..<5).map { _ in
             let started = DispatchTime.now().uptimeNanoseconds
             _ = try overviewFromSQL(sql)
@@ -95,7 +103,7 @@ enum AnswersBench {
 
         let beforeAndNow = try await compareWithBefore(archive: archive, work: work, questions: questions.reduce(into: []) { asked, question in
             if !asked.contains(where: { $0.api == question.api }) { asked.append((question.name, question.api)) }
-        })
+        }, first: first, last: last)
 
         let inProcess = try compareInProcess(laptop: archive.laptop, first: CalendarDay(first)!, last: CalendarDay(last)!)
 
@@ -109,6 +117,9 @@ enum AnswersBench {
         Measure.row("efferent overview (CLI, median 5)", Measure.format(overview.seconds * 1000, "ms", digits: 0),
                     "SQLite " + Measure.format(overviewSQL * 1000, "ms", digits: 1), ratio: overview.seconds / overviewSQL, goal: "≤ 0.5 s")
         Measure.row("efferent overview peak RSS", Measure.format(overview.peakMiB, "MiB", digits: 0), "", ratio: nil, goal: "≤ 150 MB")
+        Measure.row("phone_data_overview (MCP stdio, median 5)", Measure.format(mcp.seconds * 1000, "ms", digits: 0),
+                    "SQLite " + Measure.format(overviewSQL * 1000, "ms", digits: 1), ratio: mcp.seconds / overviewSQL, goal: "≤ 0.5 s, start to answer")
+        Measure.row("phone_data_overview peak RSS", Measure.format(mcp.peakMiB, "MiB", digits: 0), "", ratio: nil, goal: "≤ 150 MB")
         Measure.row("efferent sync of the decade (index written)", Measure.format(resync.seconds, "s", digits: 2),
                     "first sync " + Measure.format(archive.sync.seconds, "s", digits: 2), ratio: nil, goal: "within 10 % of before")
         Measure.row("  its CPU (user+sys)", Measure.format(resync.cpuSeconds, "s", digits: 2),
@@ -175,87 +186,12 @@ enum AnswersBench {
         }
     }
 
-    /// With `EFFERENT_BENCH_BEFORE` naming a directory of release binaries built before a change:
-    /// the decade synced from nothing three times with each, alternating, under `/usr/bin/time -v`
-    /// (wall, user CPU, peak RSS), and each question asked of a dashboard of each (the same mirror,
-    /// copied), alternating call by call, seven calls each after one to warm; nil without it.
-    static func compareWithBefore(archive: DecadeArchive, work: String, questions: [(name: String, api: String)]) async throws -> String? {
-        guard let before = ProcessInfo.processInfo.environment["EFFERENT_BENCH_BEFORE"], !before.isEmpty else { return nil }
-        let now = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        let builds = [("before", before), ("now", now)]
-        var out = "  before (\(before)) and now, in this run, alternating:\n"
-        var syncs = [String: [TimedRun]]()
-        for round in 0..<3 {
-            for (label, directory) in builds {
-                let home = work + "/sync-\(label)-\(round)"
-                try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-                _ = try await Child.run("efferent", ["connect", "--handoff", work + "/handoff.txt"], home: home)
-                syncs[label, default: []].append(try timed(directory + "/efferent", ["sync"], home: home))
-                try? FileManager.default.removeItem(atPath: home)
-            }
-        }
-        for (label, _) in builds {
-            let runs = syncs[label]!
-            func span(_ values: [Double], _ format: String) -> String {
-                String(format: format, values.min()!) + "–" + String(format: format, values.max()!)
-            }
-            out += "    sync of the decade from nothing, \(label): wall \(span(runs.map(\.wall), "%.2f")) s, user \(span(runs.map(\.user), "%.2f")) s, "
-                + "sys \(span(runs.map(\.system), "%.2f")) s, user+sys \(span(runs.map { $0.user + $0.system }, "%.2f")) s, "
-                + "peak RSS \(span(runs.map(\.peakKiB), "%.0f")) KiB (/usr/bin/time -v, 3 runs)\n"
-        }
-        let copy = work + "/laptop-before"
-        try FileManager.default.copyItem(atPath: archive.laptop, toPath: copy)
-        let old = try DashboardProcess(home: copy, directory: before), new = try DashboardProcess(home: archive.laptop)
-        defer {
-            old.stop()
-            new.stop()
-        }
-        for (name, api) in questions {
-            var times = [String: [Double]]()
-            for dashboard in [old, new] { _ = try dashboard.page("/", api: api) }
-            for _ in 0..<7 {
-                times["before", default: []].append(try old.page("/", api: api).apiServer)
-                times["now", default: []].append(try new.page("/", api: api).apiServer)
-            }
-            let b = times["before"]!.sorted()[3], n = times["now"]!.sorted()[3]
-            out += String(format: "    %@: before %.1f ms, now %.1f ms (medians of 7, server time)\n", name, b * 1000, n * 1000)
-        }
-        return out
-    }
-
-    struct TimedRun {
-        let wall: Double, user: Double, system: Double, peakKiB: Double
-    }
-
-    /// `binary arguments` under `/usr/bin/time -v`: its wall, user and system time and its peak RSS
-    /// (CPU time, not only wall: the machine is shared, and a loaded one stretches wall times).
-    static func timed(_ binary: String, _ arguments: [String], home: String) throws -> TimedRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-v", binary] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["EFFERENT_HOME"] = home
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("\(binary) \(arguments.first ?? "") exited \(process.terminationStatus)") }
-        func field(_ name: String) -> String? {
-            text.split(separator: "\n").first { $0.contains(name) }.flatMap { $0.split(separator: ": ").last.map(String.init) }
-        }
-        let clock = (field("Elapsed (wall clock)") ?? "0").split(separator: ":").compactMap { Double($0) }
-        let wall = clock.reduce(0) { $0 * 60 + $1 }
-        return TimedRun(wall: wall, user: Double(field("User time") ?? "") ?? 0, system: Double(field("System time") ?? "") ?? 0,
-                        peakKiB: Double(field("Maximum resident set size") ?? "") ?? 0)
-    }
-
-    /// The overview's lines from the copy's per-day series counts (what `metrics` and the index hold).
-    static func overviewFromSQL(_ sql: SQLiteConnection) throws -> Int {
+    /// The overview's lines from the copy's per-day series counts (what `metrics` and the index hold),
+    /// of every day or of the days from `from` through `through`.
+    static func overviewFromSQL(_ sql: SQLiteConnection, from: String = "0001-01-01", through: String = "9999-12-31") throws -> Int {
         try sql.statement("SELECT s.metric, min(s.kind), min(d.day), max(d.day), count(DISTINCT d.day), sum(d.events) "
-                          + "FROM series_days d JOIN series s ON s.series_id = d.series_id GROUP BY s.metric ORDER BY s.metric")
-            .rows { $0.int64(5) }.count
+                          + "FROM series_days d JOIN series s ON s.series_id = d.series_id WHERE d.day BETWEEN ?1 AND ?2 "
+                          + "GROUP BY s.metric ORDER BY s.metric")
+            .rows([.text(from), .text(through)]) { $0.int64(5) }.count
     }
 }

@@ -68,6 +68,7 @@ final class DashboardProcess {
         var requests = 0
         var apiServer = 0.0
         var apiBytes = 0
+        var apiBody = ""
         var bins = 0
     }
 
@@ -108,6 +109,7 @@ final class DashboardProcess {
             if target == api {
                 page.apiServer = server
                 page.apiBytes = response.body.utf8.count
+                page.apiBody = response.body
                 page.bins = response.body.components(separatedBy: "\"label\":").count - 1
             }
         }

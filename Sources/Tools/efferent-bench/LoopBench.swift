@@ -156,9 +156,15 @@ struct Child {
         return all.sorted { $0.seconds < $1.seconds }[runs / 2]
     }
 
-    static func run(_ tool: String, _ arguments: [String], home: String, quiet: Bool = false) async throws -> Child {
+    /// The path of `tool` among the bench's own binaries.
+    static func binary(_ tool: String) -> String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool).path
+    }
+
+    /// `tool` from the bench's own binaries, or from `directory` (release binaries of before a change).
+    static func run(_ tool: String, _ arguments: [String], home: String, quiet: Bool = false, directory: String? = nil) async throws -> Child {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(tool)
+        process.executableURL = URL(fileURLWithPath: directory.map { $0 + "/" + tool } ?? binary(tool))
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["EFFERENT_HOME"] = home
