@@ -99,13 +99,18 @@ extension Dashboard {
         }
         var members: [String: JSONValue] = ["metric": .string("sleep"), "title": .string("Sleep"), "unit": .string("h")]
         if let last = answer.nights.last {
-            members["latest"] = .object(["night": .string(last.night.description), "value": .number(last.asleepHours),
-                                         "text": .string(MirrorAge.hours(last.asleepHours)), "when": .string("night of " + DayText.long(last.night))])
+            // A night with only time in bed has no asleep figure (SleepNight): said, not shown as 0 h.
+            members["latest"] = .object(["night": .string(last.night.description), "value": last.asleepHours.map(JSONValue.number) ?? .null,
+                                         "text": .string(last.asleepHours.map(MirrorAge.hours) ?? "in bed only"),
+                                         "when": .string("night of " + DayText.long(last.night))])
         }
-        if let mean = answer.asleepDistribution?.mean {
+        if let distribution = answer.asleepDistribution {
             let span = end == day.previous ? "the last 7 nights" : "the 7 nights to \(DayText.long(end)), the latest the archive holds"
-            members["week"] = .object(["value": .number(mean), "text": .string(MirrorAge.hours(mean)),
-                                       "note": .string("asleep on average over \(answer.nights.count) of \(span)")])
+            let inBed = answer.nightsInBedOnly
+            let apart = inBed == 0 ? "" : " (\(inBed) more with only time in bed, no asleep figure)"
+            members["week"] = .object(["value": .number(distribution.mean), "text": .string(MirrorAge.hours(distribution.mean)),
+                                       "nights": .number(Double(distribution.n)),
+                                       "note": .string("asleep on average over \(distribution.n) of \(span)\(apart)")])
         }
         return .object(members)
     }

@@ -20,6 +20,7 @@ enum MCPGuide {
 
         ## Sleep
         - Stages from several sources are joined as unions, never summed; inBed is time in bed, asleep the sum of asleep stages. Naps are listed apart.
+        - A night with only time in bed (an iPhone without a Watch records no stages) has no asleep figure: its `asleepHours` is null, it counts in `nightsInBedOnly`, and the mean leaves it out. `asleepHours.nights` says how many nights the mean averages; say so when it is fewer than the nights recorded.
 
         ## Units
         - Wire units: kcal, m, count/min, kg, ms, mL, degC. Fractions of 1 for percentages: oxygenSaturation 0.97 is 97 %.

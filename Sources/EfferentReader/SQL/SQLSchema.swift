@@ -17,7 +17,7 @@ import EfferentSQLite
 /// holds, so this takes most of a decade's rows out of the build (`SampleRun`).
 public enum SQLSchema {
     /// Raised whenever a table, view or column changes meaning or disappears.
-    public static let version = 3
+    public static let version = 4
 
     /// Local ISO text with the UTC offset (`2025-06-01T07:30:00+02:00`) of an epoch column and its
     /// offset column, computed by SQLite when the view is read.
@@ -139,7 +139,7 @@ public enum SQLSchema {
             end_time TEXT NOT NULL,
             start_epoch INTEGER NOT NULL,
             end_epoch INTEGER NOT NULL,
-            asleep_hours REAL NOT NULL,
+            asleep_hours REAL,
             in_bed_hours REAL,
             awake_hours REAL,
             asleep_unspecified_hours REAL,
