@@ -102,7 +102,7 @@ struct Export: Subcommand {
         let table = answer.table
         try table.write(as: format, to: write)
         try output?.finish()
-        for line in nameNotes + scope.notes { note(line) }
+        for line in nameNotes + scope.said { note(line) }
         if let empty = answer.emptyNote { note(empty) }
         if let out { print("wrote \(out): \(table.rows.count) rows, every one the answer holds") }
         return 0

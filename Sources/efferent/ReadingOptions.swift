@@ -83,8 +83,16 @@ extension AnswerSubcommand {
         // Every day asked for, cut to the archive by the one rule (AnswerScope); a terminal or a
         // file gets every row, so nothing is paged here, and a cut is said on stderr.
         let (answer, scope) = try request.answer(from: source, today: context.today, archive: facts, pageDays: nil)
-        try ReadingOptions.print(answer, as: options.format)
-        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.notes)
+        // JSON carries the answer's coverage as the API and MCP do; the cut and the days without
+        // data are said on stderr, beside any format.
+        if options.format == .json {
+            Swift.print(String(decoding: try answer.jsonBytes { members in
+                if let coverage = scope.coverage { members["coverage"] = coverage.json }
+            }, as: UTF8.self))
+        } else {
+            try ReadingOptions.print(answer, as: options.format)
+        }
+        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.said)
         // An index that did not read is rebuilt from the days and the answer stands; a person hears of it once.
         if let notice = context.mirror.takeIndexNotice() { note(notice) }
         return 0

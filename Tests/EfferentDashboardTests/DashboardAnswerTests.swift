@@ -46,7 +46,9 @@ import Testing
         for (target, question) in questions + pages {
             let answer = try harness.get(target)
             #expect(answer.status == 200, "\(target): \(answer.body)")
-            let expected = String(decoding: try question.answer(from: source, today: today).json.canonicalBytes(), as: UTF8.self)
+            // The answer with what every surface adds to it (its coverage; no cut or page here).
+            let (plain, scope) = try question.answer(from: source, today: today, pageDays: AnswerScope.pageDays)
+            let expected = String(decoding: try plain.jsonBytes { scope.annotate(&$0) }, as: UTF8.self)
             #expect(answer.body == expected, "\(target)")
         }
         #expect(try harness.get("/api/v1/samples?metric=bodyMass&since=2025-05-01&until=2025-06-09&limit=3").json?["next"]?["offset"]?.numberValue == 3,

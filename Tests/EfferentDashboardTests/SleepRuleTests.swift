@@ -66,7 +66,8 @@ import Testing
         #expect(api["asleepHours"]?["mean"]?.numberValue == mean && api["asleepHours"]?["nights"]?.integerValue == 6)
         #expect(api["nightsRecorded"]?.integerValue == 7 && api["nightsInBedOnly"]?.integerValue == 1)
         #expect(api["rows"]?.arrayValue?[2]["asleepHours"] == .null)
-        let bytes = String(decoding: try answer.jsonBytes { _ in }, as: UTF8.self)
+        let coverage = try Coverage(span: DayRange(since: Self.first, until: last), metrics: ["sleep"], of: harness.context.source)
+        let bytes = String(decoding: try answer.jsonBytes { $0["coverage"] = coverage.json }, as: UTF8.self)
         #expect(try bytes == harness.get("/api/v1/sleep?since=\(Self.first)&until=\(last)").body)
 
         // MCP, over the same mirror.

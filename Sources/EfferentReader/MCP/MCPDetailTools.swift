@@ -20,10 +20,11 @@ enum MCPDetailTools {
             return try latest(arguments["metrics"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: source, today: today)
         case "phone_data_rings":
             let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 7, today: today), source: source)
-            return scope.annotated(try rings(scope.range, source: source))
+            return try scope.annotated(try rings(scope.range, source: source),
+                                       covering: "activitySummary.activeEnergyBurned", called: "activity rings", source: source)
         case "phone_data_state_of_mind":
             let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 30, today: today), source: source)
-            return scope.annotated(try stateOfMind(scope.range, source: source))
+            return try scope.annotated(try stateOfMind(scope.range, source: source), covering: "stateOfMind", called: "State of Mind", source: source)
         case "phone_data_workout":
             guard let text = arguments["start"]?.stringValue, let start = InstantArgument.seconds(text) else {
                 throw MCPDetailError.badStart
@@ -76,8 +77,19 @@ enum MCPDetailTools {
             note = notes.isEmpty ? nil : notes.joined(separator: " ")
         }
 
-        func annotated(_ answer: JSONValue) -> JSONValue {
+        /// The answer with `next`, `note` and the `coverage` of `metric` (as every answer over
+        /// days carries it): when the days hold none, the answer's own "no … between" sentence
+        /// gives way to the one that says where the data is.
+        func annotated(_ answer: JSONValue, covering metric: String, called name: String, source: EventSource) throws -> JSONValue {
             guard case var .object(members) = answer else { return answer }
+            var coverage = try Coverage(span: range, metrics: [metric], of: source)
+            coverage.names = [metric: name]
+            members["coverage"] = coverage.json
+            if let sentence = coverage.sentences.first {
+                // The answer's own sentence keeps its explanation (where such data comes from).
+                let why = members["note"]?.stringValue.flatMap { note in note.firstIndex(of: ":").map { String(note[$0...]) } } ?? ""
+                members["note"] = .string(sentence + (why.isEmpty ? "." : why))
+            }
             if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
             if let note { members["note"] = .string(members["note"]?.stringValue.map { $0 + " " + note } ?? note) }
             return .object(members)
