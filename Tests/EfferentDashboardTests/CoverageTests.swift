@@ -48,6 +48,7 @@ import Testing
         #expect(api["coverage"] == expected && api["note"]?.stringValue?.contains(stepsNote) == true, "\(api)")
         let daily = try await mcp(harness, "phone_data_daily", #"{"metrics":["steps"],"since":"\#(Self.empty.since)","until":"\#(Self.empty.until)"}"#)
         #expect(daily.text["coverage"] == expected && daily.text["note"]?.stringValue?.contains(stepsNote) == true, "\(daily.text)")
+        #expect(daily.structured == daily.text, "structuredContent is the text's object")
 
         // Every answer over days, not only daily: statistics, samples, sleep, workouts.
         let arguments = #""since":"\#(Self.empty.since)","until":"\#(Self.empty.until)""#

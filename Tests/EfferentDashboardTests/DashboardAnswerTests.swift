@@ -60,8 +60,14 @@ import Testing
         #expect(misspelt.status == 400 && misspelt.error?.contains("stepz is not a metric name (the closest is steps)") == true, "\(misspelt.body)")
         let refused = try harness.get("/api/v1/daily?metric=sleep")
         #expect(refused.status == 400 && refused.error?.contains("sleep has no numbers") == true, "an answer's refusal is its sentence")
-        let unknown = try harness.get("/api/v1/statistics?metric=heartRate&group_by=week")
-        #expect(unknown.status == 400 && unknown.error == "group_by is not a parameter of statistics; it takes groupBy, metric, since, until")
+        // One spelling, groupBy, across the API and MCP; MCP's older group_by is taken, with a note, and gives the same rows.
+        let snake = try harness.get("/api/v1/statistics?metric=heartRate&group_by=week")
+        let camel = try harness.get("/api/v1/statistics?metric=heartRate&groupBy=week")
+        #expect(snake.status == 200 && snake.json?["note"]?.stringValue?.hasSuffix("group_by is read as groupBy, the spelling the API and MCP share.") == true,
+                "\(snake.body.prefix(300))")
+        #expect(snake.json?["rows"] == camel.json?["rows"] && camel.json?["groupBy"] == .string("week"))
+        let unknown = try harness.get("/api/v1/statistics?metric=heartRate&group=week")
+        #expect(unknown.status == 400 && unknown.error == "group is not a parameter of statistics; it takes groupBy, group_by, metric, since, until")
     }
 
     /// The API's days follow the rule every surface does (AnswerScope): since alone runs through

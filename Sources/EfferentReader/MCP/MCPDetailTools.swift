@@ -238,6 +238,14 @@ enum MCPDetailTools {
                 guard item.event.kind == .record, item.event.start >= workout.start, item.event.start <= workout.end, let value = item.event.value else { return nil }
                 return (item.event.start, value)
             }.sorted { $0.0 < $1.0 }
+        // A workout whose figures carry no heart rate (Apple's statistics are missing from older
+        // exports and from the phone's) takes its average and maximum from the readings during it,
+        // and says so: a list of 112 readings beside a null average reads as a fault.
+        if workout.averageHeartRate == nil, workout.maximumHeartRate == nil, !readings.isEmpty {
+            members["averageHeartRate"] = .number(Distribution.round3(readings.reduce(0) { $0 + $1.1 } / Double(readings.count)))
+            members["maximumHeartRate"] = .number(Distribution.round3(readings.map(\.1).max()!))
+            members["heartRateFrom"] = .string("the \(readings.count) heart-rate readings during the workout")
+        }
         members["heartRate"] = .object(["unit": .string("count/min"), "readings": .number(Double(readings.count)),
                                         "columns": .array([.string("time"), .string("bpm")]),
                                         "points": .array(slices(readings, limit: 300).map { point in
@@ -269,7 +277,7 @@ enum MCPDetailTools {
                 }),
                 "gpx": .string("efferent export route --start \(ISOInstant.text(start)) writes every fix as GPX"),
             ])
-            if step > 1 { members["note"] = .string("the route's points are every \(step)th fix of \(fixes.count); distance and splits use them all") }
+            if step > 1 { members["note"] = .string("the route's points are one fix in \(step) of \(fixes.count); distance and splits use them all") }
         } catch AnswerError.noRoute {
             members["route"] = .null
         }
