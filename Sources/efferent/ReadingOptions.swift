@@ -77,6 +77,7 @@ extension AnswerSubcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: options.offline)
+        try EmptyMirror.check(context)
         let (request, nameNotes) = try request().resolvingNames(with: NameResolver(source: source))
         var facts: ArchiveFacts?
         if request.kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
@@ -96,5 +97,25 @@ extension AnswerSubcommand {
         // An index that did not read is rebuilt from the days and the answer stands; a person hears of it once.
         if let notice = context.mirror.takeIndexNotice() { note(notice) }
         return 0
+    }
+}
+
+/// A reader whose mirror holds no day has nothing to answer from: exit 1 with what to run, rather
+/// than an empty answer that reads as "no data".
+enum EmptyMirror: Error, CustomStringConvertible {
+    case neverSynced
+    case archiveEmpty(syncedAgo: String)
+
+    static func check(_ context: ReaderContext) throws {
+        guard context.mirror.days.isEmpty else { return }
+        if context.mirror.syncedAt == nil { throw neverSynced }
+        throw archiveEmpty(syncedAgo: ReadingOptions.age(since: context.mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }))
+    }
+
+    var description: String {
+        switch self {
+        case .neverSynced: "This reader's mirror holds no day yet: run efferent sync to fetch the archive, then ask again."
+        case let .archiveEmpty(ago): "The archive held no day when this reader last synced it (\(ago)): the writer's efferent push uploads them, and efferent sync fetches them."
+        }
     }
 }
