@@ -19,6 +19,7 @@ extension Dashboard {
             "range": Self.rangeJSON(name, days, today: today), "ranges": .array(ChartRange.allCases.dropFirst().map { .string($0.rawValue) }),
             "chart": ChartJSON.make(chart, renderer: Self.renderer(width: width)),
             "nights": .array(answer.nights.reversed().map { Self.nightJSON($0, zones: zones) }),
+            "coverage": Self.coverageJSON("sleep", name, days, snapshot: snapshot),
         ]
         if let distribution = answer.asleepDistribution {
             let inBed = answer.nightsInBedOnly

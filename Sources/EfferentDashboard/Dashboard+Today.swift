@@ -17,8 +17,16 @@ extension Dashboard {
         members["rings"] = rings(snapshot, day: day)
         members["headlines"] = .array(Self.headlines.map { headline($0, snapshot: snapshot, day: day, week: week) })
         members["sleep"] = try sleepHeadline(day: day, snapshot: snapshot)
-        let recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: day.adding(days: -29), until: day))
-        let zones = snapshot.zones(around: try DayRange(since: day.adding(days: -30), until: day), fallback: zone)
+        // The last 30 days' workouts; when they hold none, the latest the archive holds, said as
+        // such (as the cards show their latest values), rather than an empty list.
+        var end = day
+        var recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: end.adding(days: -29), until: end))
+        if recent.workouts.isEmpty, let last = snapshot.lines["workout"]?.lastDay, last < end.adding(days: -29) {
+            end = last
+            recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: end.adding(days: -29), until: end))
+            members["workoutsNote"] = .string("None in the last 30 days; these are the latest the archive holds, to \(DayText.long(last)).")
+        }
+        let zones = snapshot.zones(around: try DayRange(since: end.adding(days: -30), until: end), fallback: zone)
         members["workouts"] = .array(recent.workouts.suffix(5).reversed().map { Self.workoutJSON($0, zones: zones) })
         return .object(members)
     }
