@@ -173,6 +173,28 @@ import Testing
         #expect(none["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("no workout starts at 0001-01-01T00:00:00Z") == true)
     }
 
+    /// A workout whose own statistics carry no heart rate (older exports, the phone) takes its
+    /// average and maximum from the readings during it, and says so (issue 41: 112 readings beside
+    /// a null average and maximum read as a fault).
+    @Test func aWorkoutWithoutItsOwnHeartRateTakesItFromTheReadingsDuringIt() async throws {
+        let day = CalendarDay("2024-06-01")!
+        let start = day.startUnixSeconds + 10 * 3600
+        var events = [ArchiveEvent(day: day, timeZone: nil, id: "hk:workout:1", event: try DayEvent(kind: .record, metric: "workout", source: "Watch",
+                                                                                                      start: start, end: start + 1800, activity: "37", duration: 1800))]
+        for (offset, bpm) in [(60, 120.0), (600, 150.0), (1200, 135.0), (2400, 90.0)] {
+            events.append(ArchiveEvent(day: day, timeZone: nil, id: "hk:heartRate:\(offset)",
+                                       event: try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Watch",
+                                                           start: start + Int64(offset), end: start + Int64(offset), value: bpm)))
+        }
+        let source = EventList(events)
+        let server = LocalMCPServer(world: .init(source: { source }, today: { day }, refresh: { _ in .object([:]) }, archive: { nil }), clock: { Date() })
+        let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"phone_data_workout","arguments":{"start":"\#(start)"}}}"#))
+        let workout = try #require(answer["result"]?["structuredContent"])
+        #expect(workout["heartRate"]?["readings"]?.integerValue == 3, "the reading after the workout is not its own")
+        #expect(workout["averageHeartRate"]?.numberValue == 135 && workout["maximumHeartRate"]?.numberValue == 150, "\(workout)")
+        #expect(workout["heartRateFrom"]?.stringValue == "the 3 heart-rate readings during the workout")
+    }
+
     /// `since` alone runs through today, over MCP as everywhere (it answered 90 days in silence):
     /// two years of days come 400 at a time, and the page names where the rest starts and ends.
     @Test func sinceAloneRunsThroughTodayAPageAtATime() async throws {
