@@ -83,7 +83,7 @@ let package = Package(
                 exclude: ["Assets"]),
 
         // A small argument parser shared by both commands (the toolchain ships none).
-        .target(name: "EfferentCommandLine"),
+        .target(name: "EfferentCommandLine", dependencies: ["EfferentCore"]),
 
         // The executables: thin — parse arguments, call a library, print.
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",

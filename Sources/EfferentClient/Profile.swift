@@ -58,6 +58,16 @@ public struct Profile: Sendable {
         }
     }
 
+    /// Removes the files `names`, in order (one that is not there is passed over): what a command
+    /// that wrote them undoes when what they were for failed.
+    public func remove(_ names: [String]) throws(ProfileError) {
+        for name in names where exists(name) {
+            do { try FileManager.default.removeItem(atPath: path(name)) } catch {
+                throw .cannotWrite(path(name), reason: "it cannot be removed")
+            }
+        }
+    }
+
     /// Reads `name`; with `secret`, refuses a file that group or others can read.
     public func read(_ name: String, secret: Bool = false) throws(ProfileError) -> [UInt8] {
         let target = path(name)

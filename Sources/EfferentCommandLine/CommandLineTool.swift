@@ -1,3 +1,4 @@
+import EfferentCore
 import Foundation
 
 /// One subcommand: a spec that says what it takes, and a run that does it.
@@ -51,7 +52,8 @@ public struct CommandLineTool {
             return 0
         }
         guard let command = subcommands.first(where: { $0.spec.name == first }) else {
-            FileHandle.standardError.write(Data("error: '\(first)' is not a subcommand of \(name); see '\(name) --help'.\n".utf8))
+            let guess = NearestName.closest(to: first, in: subcommands.map { $0.spec.name }).map { " Did you mean '\($0)'?" } ?? ""
+            FileHandle.standardError.write(Data("error: '\(first)' is not a subcommand of \(name).\(guess) See '\(name) --help' for them all.\n".utf8))
             return 64
         }
         do {

@@ -1,3 +1,5 @@
+import EfferentCore
+
 /// The arguments of one subcommand after parsing against its `CommandSpec`, with typed getters
 /// that throw a `UsageError` naming the option and what it wants.
 public struct ParsedArguments: Sendable {
@@ -32,7 +34,8 @@ public struct ParsedArguments: Sendable {
                 name = String(name[..<equals])
             }
             guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw UsageError("--\(name) is not an option of '\(spec.name)'; see --help.")
+                let guess = NearestName.closest(to: name, in: spec.options.map(\.name)).map { " Did you mean --\($0)?" } ?? ""
+                throw UsageError("--\(name) is not an option of '\(spec.name)'.\(guess) See --help.")
             }
             if option.value == nil {
                 guard inline == nil else { throw UsageError("--\(name) takes no value.") }

@@ -57,7 +57,11 @@ enum ChartJSON {
             members["parts"] = .object(bin.parts.mapValues(JSONValue.number))
             members["value"] = number(bin.value)
             let stages = chart.parts.compactMap { part in bin.parts[part.key].map { "\(part.name) \(unit.text($0))" } }
-            members["text"] = .string((bin.value.map { "asleep \(unit.text($0))" } ?? "") + (stages.isEmpty ? "" : " · " + stages.joined(separator: ", ")))
+            guard let value = bin.value else {
+                members["text"] = .string(bin.count == 1 ? "in bed only, no time asleep recorded" : "\(bin.count) nights in bed only, no time asleep recorded")
+                break
+            }
+            members["text"] = .string("asleep \(unit.text(value))" + (stages.isEmpty ? "" : " · " + stages.joined(separator: ", ")))
         }
         return .object(members)
     }

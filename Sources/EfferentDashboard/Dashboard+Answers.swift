@@ -8,7 +8,7 @@ import EfferentReader
 extension Dashboard {
     /// The query parameters each answer takes.
     static let answerParameters: [AnswerRequest.Kind: Set<String>] = [
-        .overview: ["since", "until"], .daily: ["since", "until", "metric"], .statistics: ["since", "until", "metric", "groupBy"],
+        .overview: ["since", "until"], .daily: ["since", "until", "metric"], .statistics: ["since", "until", "metric", "groupBy", "group_by"],
         .sleep: ["since", "until"], .workouts: ["since", "until", "activity", "offset"], .samples: ["since", "until", "metric", "limit", "offset"],
     ]
 
@@ -25,6 +25,12 @@ extension Dashboard {
             scope.annotate(&members)
             // Where a name was read otherwise than given (`Steps` as steps), the answer says so, as the CLI does on stderr.
             if !notes.isEmpty { members["nameNotes"] = .array(notes.map(JSONValue.string)) }
+            // MCP's older spelling is taken here too, and said, as MCP says it.
+            if query.names.contains("group_by") {
+                let said = query.names.contains("groupBy") ? "group_by was left aside for groupBy, the spelling the API and MCP share."
+                    : "group_by is read as groupBy, the spelling the API and MCP share."
+                members["note"] = .string(members["note"]?.stringValue.map { $0 + " " + said } ?? said)
+            }
         }
         return Self.json(bytes: body)
     }
@@ -44,7 +50,7 @@ extension Dashboard {
             limit = number
         }
         var question = AnswerRequest(kind: kind, since: try day(query, "since"), until: try day(query, "until"), metrics: metrics,
-                                     metric: metrics.first, groupBy: try query.value("groupBy"), activity: try query.value("activity"), limit: limit)
+                                     metric: metrics.first, groupBy: try query.value("groupBy") ?? query.value("group_by"), activity: try query.value("activity"), limit: limit)
         if let text = try query.value("offset") {
             guard let number = Int(text), (0...DayRange.Limits.maximumOffset).contains(number) else {
                 throw HTTPError(400, "offset must be a whole number from 0 to \(DayRange.Limits.maximumOffset)")

@@ -43,12 +43,16 @@ extension Dashboard {
             "ranges": .array(ChartRange.allCases.map { .string($0.rawValue) }),
             "chart": ChartJSON.make(chart, renderer: Self.renderer(width: width)),
             "statistics": .object(statisticsJSON),
+            "coverage": Self.coverageJSON(metric, name, days, snapshot: snapshot),
         ]
         if let line {
             members["firstDay"] = .string(line.firstDay.description)
             members["lastDay"] = .string(line.lastDay.description)
         }
-        if let note = MetricCatalogue.note(for: metric) { members["note"] = .string(note) }
+        // The catalogue's note says how to read the wire's numbers (a fraction of 1 for a
+        // percentage); a page that shows them converted (`96 %`) states its unit once, in the
+        // symbol, and a note about the wire's would contradict it.
+        if display.factor == 1, let note = MetricCatalogue.note(for: metric) { members["note"] = .string(note) }
         return .object(members)
     }
 }

@@ -9,18 +9,22 @@ extension Dashboard {
     static let pages = ["/", "/metrics/:metric", "/sleep", "/sleep/:night", "/workouts", "/workouts/:start", "/catalogue"]
 
     func addRoutes(to table: RouteTable) {
+        // Each parameter is percent-decoded once, here, before it is read: the pages ask for
+        // `encodeURIComponent` of what they were given (`15%3A24%3A46Z` for `15:24:46Z`).
         table.router.parameter("metric") { text in
-            guard let name = HTTPQuery.decode(text), Self.isMetricName(name) else {
+            guard let name = HTTPQuery.decodeSegment(text), Self.isMetricName(name) else {
                 throw HTTPError(400, "a metric name is letters, digits and dots, such as heartRate or workout.heartRate.average")
             }
             return name
         }
         table.router.parameter("night") { text in
-            guard let day = CalendarDay(text) else { throw HTTPError(400, "a night is named by its evening's date, written YYYY-MM-DD") }
+            guard let day = HTTPQuery.decodeSegment(text).flatMap({ CalendarDay($0) }) else {
+                throw HTTPError(400, "a night is named by its evening's date, a real day written YYYY-MM-DD")
+            }
             return day
         }
         table.router.parameter("start") { text in
-            guard let start = InstantArgument.seconds(text) else {
+            guard let written = HTTPQuery.decodeSegment(text), let start = InstantArgument.seconds(written) else {
                 throw HTTPError(400, "a workout is named by its start, in Unix seconds or as 2025-06-01T07:00:00Z")
             }
             return start

@@ -19,11 +19,15 @@ extension Dashboard {
             "range": Self.rangeJSON(name, days, today: today), "ranges": .array(ChartRange.allCases.dropFirst().map { .string($0.rawValue) }),
             "chart": ChartJSON.make(chart, renderer: Self.renderer(width: width)),
             "nights": .array(answer.nights.reversed().map { Self.nightJSON($0, zones: zones) }),
+            "coverage": Self.coverageJSON("sleep", name, days, snapshot: snapshot),
         ]
         if let distribution = answer.asleepDistribution {
+            let inBed = answer.nightsInBedOnly
+            let apart = inBed == 0 ? "" : "; \(inBed) night\(inBed == 1 ? "" : "s") with only time in bed \(inBed == 1 ? "has" : "have") no asleep figure"
             members["asleep"] = .object(["mean": .number(distribution.mean), "min": .number(distribution.min), "max": .number(distribution.max),
-                                         "text": .string("\(MirrorAge.hours(distribution.mean)) on average over \(answer.nights.count) nights "
-                                                         + "(\(MirrorAge.hours(distribution.min)) to \(MirrorAge.hours(distribution.max)))")])
+                                         "nights": .number(Double(distribution.n)), "nightsInBedOnly": .number(Double(inBed)),
+                                         "text": .string("\(MirrorAge.hours(distribution.mean)) on average over \(distribution.n) night\(distribution.n == 1 ? "" : "s") "
+                                                         + "(\(MirrorAge.hours(distribution.min)) to \(MirrorAge.hours(distribution.max)))\(apart)")])
         }
         return .object(members)
     }
@@ -60,7 +64,7 @@ extension Dashboard {
         let names = Dictionary(Hypnogram.order.map { ($0.key, $0.name) }, uniquingKeysWith: { a, _ in a })
         return .object([
             "night": .string(night.night.description), "label": .string(DayText.long(night.night)),
-            "asleepHours": .number(night.asleepHours), "asleep": .string(MirrorAge.hours(night.asleepHours)),
+            "asleepHours": night.asleepHours.map(JSONValue.number) ?? .null, "asleep": .string(night.asleepHours.map(MirrorAge.hours) ?? "in bed only"),
             "inBedHours": night.inBedHours.map(JSONValue.number) ?? .null,
             "stages": .object(night.stages.mapValues(JSONValue.number)),
             "stageList": .array(order.compactMap { key in

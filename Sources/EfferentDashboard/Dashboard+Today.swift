@@ -17,8 +17,16 @@ extension Dashboard {
         members["rings"] = rings(snapshot, day: day)
         members["headlines"] = .array(Self.headlines.map { headline($0, snapshot: snapshot, day: day, week: week) })
         members["sleep"] = try sleepHeadline(day: day, snapshot: snapshot)
-        let recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: day.adding(days: -29), until: day))
-        let zones = snapshot.zones(around: try DayRange(since: day.adding(days: -30), until: day), fallback: zone)
+        // The last 30 days' workouts; when they hold none, the latest the archive holds, said as
+        // such (as the cards show their latest values), rather than an empty list.
+        var end = day
+        var recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: end.adding(days: -29), until: end))
+        if recent.workouts.isEmpty, let last = snapshot.lines["workout"]?.lastDay, last < end.adding(days: -29) {
+            end = last
+            recent = try WorkoutsAnswer(from: context.source, range: DayRange(since: end.adding(days: -29), until: end))
+            members["workoutsNote"] = .string("None in the last 30 days; these are the latest the archive holds, to \(DayText.long(last)).")
+        }
+        let zones = snapshot.zones(around: try DayRange(since: end.adding(days: -30), until: end), fallback: zone)
         members["workouts"] = .array(recent.workouts.suffix(5).reversed().map { Self.workoutJSON($0, zones: zones) })
         return .object(members)
     }
@@ -99,13 +107,18 @@ extension Dashboard {
         }
         var members: [String: JSONValue] = ["metric": .string("sleep"), "title": .string("Sleep"), "unit": .string("h")]
         if let last = answer.nights.last {
-            members["latest"] = .object(["night": .string(last.night.description), "value": .number(last.asleepHours),
-                                         "text": .string(MirrorAge.hours(last.asleepHours)), "when": .string("night of " + DayText.long(last.night))])
+            // A night with only time in bed has no asleep figure (SleepNight): said, not shown as 0 h.
+            members["latest"] = .object(["night": .string(last.night.description), "value": last.asleepHours.map(JSONValue.number) ?? .null,
+                                         "text": .string(last.asleepHours.map(MirrorAge.hours) ?? "in bed only"),
+                                         "when": .string("night of " + DayText.long(last.night))])
         }
-        if let mean = answer.asleepDistribution?.mean {
+        if let distribution = answer.asleepDistribution {
             let span = end == day.previous ? "the last 7 nights" : "the 7 nights to \(DayText.long(end)), the latest the archive holds"
-            members["week"] = .object(["value": .number(mean), "text": .string(MirrorAge.hours(mean)),
-                                       "note": .string("asleep on average over \(answer.nights.count) of \(span)")])
+            let inBed = answer.nightsInBedOnly
+            let apart = inBed == 0 ? "" : " (\(inBed) more with only time in bed, no asleep figure)"
+            members["week"] = .object(["value": .number(distribution.mean), "text": .string(MirrorAge.hours(distribution.mean)),
+                                       "nights": .number(Double(distribution.n)),
+                                       "note": .string("asleep on average over \(distribution.n) of \(span)\(apart)")])
         }
         return .object(members)
     }

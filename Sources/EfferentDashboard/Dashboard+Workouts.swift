@@ -21,6 +21,7 @@ extension Dashboard {
                          "minutes": .number(tally.minutes), "time": .string(MirrorAge.hours(tally.minutes / 60))])
             }),
             "workouts": .array(answer.workouts.reversed().map { Self.workoutJSON($0, zones: zones) }),
+            "coverage": Self.coverageJSON("workout", name, days, snapshot: snapshot),
         ])
     }
 

@@ -38,7 +38,8 @@ public final class Dashboard: Sendable {
     private func table() -> RouteTable {
         let router = Router(configuration: Router.Configuration(
             log: { [log] line in if line.contains("\"level\":\"error\"") { log(line) } },
-            recover: Self.recover, admit: { [gate] head in try gate.admit(head) }, headers: DashboardGate.headers))
+            recover: Self.recover, admit: { [gate] head in try gate.admit(head) }, headers: DashboardGate.headers,
+            present: Self.present))
         let table = RouteTable(router: router)
         addRoutes(to: table)
         if let mcp { Self.addMCP(mcp, to: router) }
@@ -59,6 +60,18 @@ public final class Dashboard: Sendable {
         case let error as MirrorError: return HTTPError(500, error.description)
         default: return nil
         }
+    }
+
+    /// A page path the dashboard cannot serve (`/nope`, `/sleep/2017-13-45`) is answered with the
+    /// app's own page and the refusal's status, not raw JSON: the page's script finds no page there,
+    /// or asks the API, which says what is wrong, and shows it with the app's navigation. The API,
+    /// `/mcp` and the gate's refusals (a missing token, a foreign Host) keep their own answers.
+    static let present: @Sendable (HTTPRequestHead, any HTTPResponseError) -> HTTPResponse? = { head, error in
+        guard !(error is DashboardRefusal), head.method == "GET" || head.method == "HEAD", DashboardGate.isPage(head.path),
+              head.path != DashboardGate.mcpPath, !(head.header("accept")?.contains("application/json") ?? false) else { return nil }
+        let status = error.status
+        guard status == 400 || status == 404 else { return nil }
+        return HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: DashboardAssets.shell)
     }
 
     /// The digest brought up to the mirror: each page sees every day the mirror holds now.

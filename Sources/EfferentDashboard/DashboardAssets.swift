@@ -132,8 +132,21 @@ enum DashboardAssets {
     main.replaceChildren(...nodes.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
   }
 
+  // A page that cannot be shown, in the app's own page: what went wrong in a sentence, and the
+  // way back (the server answers a path it has no page for with this shell and its status).
   function fail(message) {
-    show(el("h1", {}, "Something went wrong"), el("p", { class: "error", role: "alert" }, message));
+    document.title = "Not shown — Efferent";
+    show(el("h1", {}, "This page cannot be shown"), el("p", { class: "error", role: "alert" }, message),
+      el("p", {}, el("a", { href: "/" }, "Go to Today"), " · ", el("a", { href: "/catalogue" }, "See what the archive holds")));
+  }
+
+  // What a range holds of its metric, and where the data is when it holds none (the answers'
+  // coverage), with a link to that data.
+  function coverageNote(path, range, coverage, extra) {
+    if (!coverage || !coverage.note) return null;
+    return el("p", { class: "coverage", "data-coverage": "none" }, coverage.note,
+      coverage.jump ? [" ", el("a", { class: "pill", href: path + query(Object.assign({ range: range.name, until: coverage.jump.until }, extra || {})) },
+        coverage.jump.label + " →")] : null);
   }
 
   async function api(path) {
@@ -257,14 +270,16 @@ enum DashboardAssets {
     });
     const workouts = data.workouts.length
       ? table(["When", "Activity", { text: "Duration", num: true }, { text: "Distance", num: true }],
-          data.workouts.map((w) => el("tr", {}, el("td", {}, w.when), el("td", {}, el("a", { href: "/workouts/" + w.start }, w.title)),
-            el("td", { class: "num" }, w.duration), el("td", { class: "num" }, w.distance || "–"))))
+          data.workouts.map((w) => el("tr", {}, el("td", { class: "under", "data-label": "When" }, w.when),
+            el("td", { class: "lead wrap", "data-label": "Activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+            el("td", { class: "num", "data-label": "Duration" }, w.duration), el("td", { class: "num", "data-label": "Distance" }, w.distance || "–"))),
+          { class: "recent stack" })
       : el("p", { class: "muted" }, "No workouts in the last 30 days.");
     show(el("h1", {}, "Today"), el("p", { class: "sub" }, data.label),
       el("section", { class: "rings", "aria-label": "Activity rings" }, svg(rings.svg), el("div", {}, ringList,
         rings.note ? el("p", { class: "muted" }, rings.note) : null)),
       el("h2", {}, "Headlines"), el("div", { class: "cards" }, cards),
-      el("h2", {}, "Recent workouts"), workouts);
+      el("h2", {}, "Recent workouts"), data.workoutsNote ? el("p", { class: "muted" }, data.workoutsNote) : null, workouts);
   }
 
   async function metric(name) {
@@ -279,6 +294,7 @@ enum DashboardAssets {
       el("p", { class: "sub" }, data.metric + (data.unit.symbol ? ", shown in " + data.unit.symbol : "") +
         (data.firstDay ? " · in the archive from " + data.firstDay + " to " + data.lastDay : " · none in this archive")),
       rangeLinks("/metrics/" + encodeURIComponent(name), data.range, data.ranges),
+      coverageNote("/metrics/" + encodeURIComponent(name), data.range, data.coverage),
       chart(data.chart, data.reads),
       el("dl", { class: "stats", "aria-label": "Statistics for the range" },
         facts.map(([term, value]) => el("div", { "data-stat": term.toLowerCase() }, el("dt", {}, term), el("dd", {}, value || "–")))),
@@ -286,8 +302,8 @@ enum DashboardAssets {
       valuesTable(data.chart));
   }
 
-  function stageCells(stages, keys) {
-    return keys.map((key) => el("td", { class: "num", "data-stage": key, "data-hours": stages[key] !== undefined ? stages[key] : null },
+  function stageCells(stages, keys, names) {
+    return keys.map((key) => el("td", { class: "num", "data-label": names[key], "data-stage": key, "data-hours": stages[key] !== undefined ? stages[key] : null },
       stages[key] !== undefined ? hours(stages[key]) : "–"));
   }
 
@@ -304,13 +320,14 @@ enum DashboardAssets {
     const names = { asleepDeep: "Deep", asleepCore: "Core", asleepREM: "REM", asleepUnspecified: "Unspecified", awake: "Awake", inBed: "In bed" };
     const used = keys.filter((key) => data.nights.some((night) => night.stages[key] !== undefined));
     const rows = data.nights.map((night) => el("tr", { "data-night": night.night },
-      el("td", {}, el("a", { href: "/sleep/" + night.night }, night.label)),
-      el("td", { class: "num", "data-hours": night.asleepHours }, night.asleep), stageCells(night.stages, used),
-      el("td", {}, night.from + "–" + night.to)));
+      el("td", { class: "lead", "data-label": "Night" }, el("a", { href: "/sleep/" + night.night }, night.label)),
+      el("td", { class: "num", "data-label": "Asleep", "data-hours": night.asleepHours }, night.asleep), stageCells(night.stages, used, names),
+      el("td", { "data-label": "Bed time" }, night.from + "–" + night.to)));
     show(el("h1", {}, "Sleep"), rangeLinks("/sleep", data.range, data.ranges),
+      coverageNote("/sleep", data.range, data.coverage),
       chart(data.chart, "Stacked stage hours per night"),
-      data.asleep ? el("p", {}, data.asleep.text) : el("p", { class: "muted" }, "No nights recorded in this range."),
-      rows.length ? table(["Night", { text: "Asleep", num: true }].concat(used.map((k) => ({ text: names[k], num: true }))).concat(["Bed time"]), rows, { class: "nights" }) : null);
+      data.asleep ? el("p", { class: "mean" }, data.asleep.text) : el("p", { class: "muted" }, "No time asleep recorded in this range."),
+      rows.length ? table(["Night", { text: "Asleep", num: true }].concat(used.map((k) => ({ text: names[k], num: true }))).concat(["Bed time"]), rows, { class: "nights stack" }) : null);
   }
 
   async function night(day) {
@@ -342,17 +359,17 @@ enum DashboardAssets {
     const data = await api("/api/v1/pages/workouts" + query({ range: p.range, until: p.until }));
     // Each cell names its column (data-label), so a phone shows a workout as a stacked card.
     const rows = data.workouts.map((w) => el("tr", { "data-start": w.start },
-      el("td", { "data-label": "When", class: "when" }, w.when),
-      el("td", { "data-label": "Activity", class: "activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+      el("td", { "data-label": "When", class: "when under" }, w.when),
+      el("td", { "data-label": "Activity", class: "activity lead" }, el("a", { href: "/workouts/" + w.start }, w.title)),
       el("td", { class: "num", "data-label": "Duration" }, w.duration),
       el("td", { class: "num", "data-label": "Distance", "data-meters": w.distanceMeters }, w.distance || "–"),
       el("td", { class: "num", "data-label": "Energy" }, w.energy || "–"),
       el("td", { class: "num", "data-label": "Heart rate" }, w.heartRate || "–")));
-    show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges),
+    show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges), coverageNote("/workouts", data.range, data.coverage),
       el("p", {}, data.total + " workout" + (data.total === 1 ? "" : "s") +
         (data.byActivity.length ? ": " + data.byActivity.map((a) => a.count + " " + a.title.toLowerCase() + " (" + a.time + ")").join(", ") : ".")),
       rows.length ? table(["When", "Activity", { text: "Duration", num: true }, { text: "Distance", num: true },
-        { text: "Energy", num: true }, { text: "Heart rate", num: true }], rows, { class: "workouts" }) : null);
+        { text: "Energy", num: true }, { text: "Heart rate", num: true }], rows, { class: "workouts stack" }) : null);
   }
 
   async function workout(start) {
@@ -371,13 +388,18 @@ enum DashboardAssets {
 
   async function catalogue() {
     const data = await api("/api/v1/pages/catalogue");
+    // Names and codes wrap, so the table fits its column on a wide screen; on a phone each
+    // metric is a card with every column named.
     const rows = data.metrics.map((m) => el("tr", { "data-metric": m.metric },
-      el("td", {}, m.page ? el("a", { href: m.page }, m.title) : m.title), el("td", {}, el("code", {}, m.metric)),
-      el("td", {}, m.kind), el("td", {}, m.unit || "–"), el("td", {}, m.firstDay), el("td", {}, m.lastDay),
-      el("td", { class: "num" }, String(m.daysCovered)), el("td", { class: "num" }, m.events.toLocaleString("en"))));
+      el("td", { class: "lead wrap", "data-label": "Metric" }, m.page ? el("a", { href: m.page }, m.title) : m.title),
+      el("td", { class: "under wrap", "data-label": "Name" }, el("code", {}, m.metric)),
+      el("td", { "data-label": "Kind" }, m.kind), el("td", { class: "wrap", "data-label": "Unit" }, m.unit || "–"),
+      el("td", { "data-label": "First day" }, m.firstDay), el("td", { "data-label": "Last day" }, m.lastDay),
+      el("td", { class: "num", "data-label": "Days" }, String(m.daysCovered)),
+      el("td", { class: "num", "data-label": "Events" }, m.events.toLocaleString("en"))));
     show(el("h1", {}, "Catalogue"),
       el("p", { class: "sub" }, data.days + " days mirrored" + (data.firstDay ? ", " + data.firstDay + " to " + data.lastDay : "") + "; " + data.metrics.length + " metrics."),
-      table(["Metric", "Name", "Kind", "Unit", "First day", "Last day", { text: "Days", num: true }, { text: "Events", num: true }], rows, { class: "catalogue" }));
+      table(["Metric", "Name", "Kind", "Unit", "First day", "Last day", { text: "Days", num: true }, { text: "Events", num: true }], rows, { class: "catalogue stack" }));
   }
 
   // ---------------------------------------------------------------- routing
@@ -440,6 +462,7 @@ h1{font-size:24px;margin:18px 0 4px}
 h2{font-size:18px;margin:26px 0 8px}
 .sub{color:var(--c-muted);margin:0 0 12px}
 .muted{color:var(--c-muted)}
+.coverage{display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px;margin:8px 0}
 .error{border:1px solid #d64541;color:#d64541;border-radius:8px;padding:10px 12px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:12px}
 .card{display:block;border:1px solid var(--c-grid);border-radius:12px;padding:12px 14px;text-decoration:none;color:var(--c-text)}
@@ -466,6 +489,9 @@ h2{font-size:18px;margin:26px 0 8px}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:14px}
 th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--c-grid);white-space:nowrap}
+/* Names and codes wrap (anywhere, for a long dotted metric name) so a table stays within its column. */
+td.wrap{white-space:normal;overflow-wrap:anywhere}
+td.wrap code{overflow-wrap:anywhere}
 th{font-size:12px;color:var(--c-muted);font-weight:600}
 td.num,th.num{text-align:right}
 details{margin:14px 0}
@@ -482,13 +508,14 @@ dl.facts dd{margin:0}
   .card .value{font-size:20px}
   .rings svg{width:120px;height:120px}
   th,td{padding:5px 6px}
-  /* The workouts table as stacked cards: every column on screen, names wrapped, never cut. */
-  table.workouts thead{display:none}
-  table.workouts tr{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:2px 12px;padding:8px 0;border-bottom:1px solid var(--c-grid)}
-  table.workouts td{display:block;border:0;padding:0;white-space:normal;overflow-wrap:anywhere;text-align:left}
-  table.workouts td.activity{grid-column:1/-1;font-weight:600;order:-2}
-  table.workouts td.when{grid-column:1/-1;color:var(--c-muted);order:-1}
-  table.workouts td.num::before{content:attr(data-label) " ";color:var(--c-muted);font-size:12px}
+  /* Tables of many columns (workouts, nights, the catalogue) as stacked cards: every column on
+     screen with its name, values wrapped, never cut and never scrolled sideways. */
+  table.stack thead{display:none}
+  table.stack tr{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:2px 12px;padding:8px 0;border-bottom:1px solid var(--c-grid)}
+  table.stack td{display:block;border:0;padding:0;white-space:normal;overflow-wrap:anywhere;text-align:left}
+  table.stack td.lead{grid-column:1/-1;font-weight:600;order:-2}
+  table.stack td.under{grid-column:1/-1;color:var(--c-muted);order:-1}
+  table.stack td[data-label]:not(.lead):not(.under)::before{content:attr(data-label) " ";color:var(--c-muted);font-size:12px}
 }
 
 """#
@@ -689,6 +716,20 @@ dl.facts dd{margin:0}
       "name": "groupBy",
       "in": "query",
       "description": "day, week, month or year (default month).",
+      "schema": {
+       "type": "string",
+       "enum": [
+        "day",
+        "week",
+        "month",
+        "year"
+       ]
+      }
+     },
+     {
+      "name": "group_by",
+      "in": "query",
+      "description": "The older spelling of groupBy (MCP took it), still accepted; the answer's note says so.",
       "schema": {
        "type": "string",
        "enum": [
@@ -1821,6 +1862,9 @@ dl.facts dd{margin:0}
      },
      "next": {
       "$ref": "#/components/schemas/DayPage"
+     },
+     "coverage": {
+      "$ref": "#/components/schemas/Coverage"
      }
     }
    },
@@ -1926,6 +1970,9 @@ dl.facts dd{margin:0}
      },
      "next": {
       "$ref": "#/components/schemas/DayPage"
+     },
+     "coverage": {
+      "$ref": "#/components/schemas/Coverage"
      }
     }
    },
@@ -1934,7 +1981,8 @@ dl.facts dd{margin:0}
     "required": [
      "rows",
      "nightsInRange",
-     "nightsRecorded"
+     "nightsRecorded",
+     "nightsInBedOnly"
     ],
     "properties": {
      "rows": {
@@ -1964,10 +2012,17 @@ dl.facts dd{margin:0}
          "description": "An instant as the tables print it: local time with its offset (2025-06-01T07:00:00+02:00)."
         },
         "asleepHours": {
-         "type": "number"
+         "type": [
+          "number",
+          "null"
+         ],
+         "description": "Hours asleep (the union of the asleep stages); null for a night with only time in bed, which has no asleep figure."
         },
         "inBedHours": {
-         "type": "number"
+         "type": [
+          "number",
+          "null"
+         ]
         },
         "segments": {
          "type": "integer"
@@ -1995,13 +2050,31 @@ dl.facts dd{margin:0}
       "type": "integer"
      },
      "asleepHours": {
-      "$ref": "#/components/schemas/Distribution"
+      "allOf": [
+       {
+        "$ref": "#/components/schemas/Distribution"
+       }
+      ],
+      "type": "object",
+      "properties": {
+       "nights": {
+        "type": "integer",
+        "description": "How many nights the figures average: those recorded with an asleep figure."
+       }
+      }
      },
      "note": {
       "$ref": "#/components/schemas/Note"
      },
      "next": {
       "$ref": "#/components/schemas/DayPage"
+     },
+     "nightsInBedOnly": {
+      "type": "integer",
+      "description": "Nights recorded with no asleep stage (only in bed): counted here, left out of `asleepHours`."
+     },
+     "coverage": {
+      "$ref": "#/components/schemas/Coverage"
      }
     }
    },
@@ -2051,6 +2124,9 @@ dl.facts dd{margin:0}
      },
      "next": {
       "$ref": "#/components/schemas/OffsetPage"
+     },
+     "coverage": {
+      "$ref": "#/components/schemas/Coverage"
      }
     }
    },
@@ -2088,6 +2164,9 @@ dl.facts dd{margin:0}
      },
      "next": {
       "$ref": "#/components/schemas/OffsetPage"
+     },
+     "coverage": {
+      "$ref": "#/components/schemas/Coverage"
      }
     }
    },
@@ -2542,6 +2621,89 @@ dl.facts dd{margin:0}
      }
     },
     "description": "What the dashboard's page draws, shaped for it; the answers above are the stable API."
+   },
+   "Coverage": {
+    "type": "object",
+    "description": "What the archive holds of each metric the answer reads, in the days answered: days with data, the first and last of them, the days without, and the nearest data outside them. When the days hold none of a metric, its note (and the answer's) says where its data is (\"no steps between 2026-11-30 and 2026-12-06; your steps end on 2017-12-31\").",
+    "required": [
+     "days",
+     "metrics"
+    ],
+    "properties": {
+     "since": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "YYYY-MM-DD, or null when there is none."
+     },
+     "until": {
+      "type": [
+       "string",
+       "null"
+      ],
+      "description": "YYYY-MM-DD, or null when there is none."
+     },
+     "days": {
+      "type": "integer"
+     },
+     "metrics": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "object",
+       "required": [
+        "daysWithData",
+        "daysMissing",
+        "firstDay",
+        "lastDay",
+        "dataBefore",
+        "dataAfter"
+       ],
+       "properties": {
+        "daysWithData": {
+         "type": "integer"
+        },
+        "daysMissing": {
+         "type": "integer"
+        },
+        "firstDay": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "YYYY-MM-DD, or null when there is none."
+        },
+        "lastDay": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "YYYY-MM-DD, or null when there is none."
+        },
+        "dataBefore": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "The last day with data before the days answered."
+        },
+        "dataAfter": {
+         "type": [
+          "string",
+          "null"
+         ],
+         "description": "The first day with data after the days answered."
+        },
+        "note": {
+         "type": "string"
+        }
+       }
+      }
+     },
+     "note": {
+      "type": "string"
+     }
+    }
    }
   },
   "responses": {

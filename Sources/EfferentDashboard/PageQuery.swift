@@ -47,6 +47,24 @@ extension Dashboard {
         ])
     }
 
+    /// What a page's range holds of `metric`, by the answers' one definition (`Coverage`), and,
+    /// when it holds none, the sentence naming where the data is and the range to jump to: the
+    /// same span ending on the last day with data before it, or else starting on the first after.
+    static func coverageJSON(_ metric: String, _ name: ChartRange, _ days: DayRange, snapshot: DigestSnapshot) -> JSONValue {
+        let coverage = Coverage(span: days, metrics: [metric], index: snapshot)
+        let line = coverage.lines[0]
+        var members: [String: JSONValue] = ["daysWithData": .number(Double(line.daysWithData)), "daysMissing": .number(Double(line.daysMissing))]
+        if let sentence = line.sentence(span: days) {
+            members["note"] = .string(sentence.prefix(1).uppercased() + sentence.dropFirst() + ".")
+            let until = line.before ?? line.after.map { $0.adding(days: days.dayCount - 1) }
+            if let until, name != .all {
+                members["jump"] = .object(["until": .string(until.description),
+                                           "label": .string(line.before != nil ? "Show the latest data" : "Show the first data")])
+            }
+        }
+        return .object(members)
+    }
+
     /// A renderer for a chart `width` pixels wide: a little lower on a phone.
     static func renderer(width: Int, height: Int? = nil) -> ChartRenderer {
         ChartRenderer(width: width, height: height ?? (width < 520 ? 220 : 280))

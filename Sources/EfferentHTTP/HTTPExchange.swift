@@ -158,7 +158,7 @@ public final class HTTPExchange {
     /// tables and constraints, never a value) and answered with the recovery (a 503 a retry can
     /// get past) or a 500 naming the log line's error id, so an operator finds what a client saw.
     private func answer(for error: any Error) -> HTTPResponse {
-        if let error = error as? any HTTPResponseError { return error.response }
+        if let error = error as? any HTTPResponseError { return configuration.present?(head, error) ?? error.response }
         let recovered = configuration.recover?(error)
         let id = String(UInt32.random(in: .min ... .max), radix: 16)
         configuration.log?(LogLine(recovered == nil ? .error : .warning, ["route": .text(pattern), "errorId": .text(id),

@@ -29,7 +29,14 @@ public struct HTTPQuery: Sendable {
 
     /// Percent-decoding of one name or value (`+` is a space); nil when it is not valid UTF-8 or
     /// a `%` is not followed by two hex digits.
-    public static func decode(_ text: Substring) -> String? {
+    public static func decode(_ text: Substring) -> String? { decode(text, plusIsSpace: true) }
+
+    /// Percent-decoding of one path segment (RFC 3986 §2.1): `%3A` is `:`, and a `+` stays a plus
+    /// (only a query's form encoding makes it a space), so `2025-06-01T07:00:00+02:00` reads as
+    /// written; nil as `decode`.
+    public static func decodeSegment(_ text: Substring) -> String? { decode(text, plusIsSpace: false) }
+
+    private static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
         var bytes = [UInt8]()
         var iterator = text.utf8.makeIterator()
         func hex(_ byte: UInt8?) -> UInt8? {
@@ -42,7 +49,7 @@ public struct HTTPQuery: Sendable {
         }
         while let byte = iterator.next() {
             switch byte {
-            case UInt8(ascii: "+"): bytes.append(0x20)
+            case UInt8(ascii: "+") where plusIsSpace: bytes.append(0x20)
             case UInt8(ascii: "%"):
                 guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
                 bytes.append(high << 4 | low)

@@ -31,6 +31,10 @@ public final class Router {
         /// The most memory all request bodies in flight may take together (`BodyBudget`); past it
         /// a body is refused with 503 and Retry-After. Nil for no budget.
         public var bodyBudgetBytes: Int?
+        /// A refusal shown otherwise to the request that got it (a dashboard shows a page path it
+        /// cannot serve as its own page, with the refusal's status); nil, or a nil answer, keeps
+        /// the refusal's own.
+        public var present: (@Sendable (HTTPRequestHead, any HTTPResponseError) -> HTTPResponse?)?
 
         /// What a server's bodies in flight may take together unless it says otherwise.
         public static let defaultBodyBudgetBytes = 256 << 20
@@ -38,7 +42,8 @@ public final class Router {
         public init(log: (@Sendable (String) -> Void)? = nil, trustProxy: Bool = false,
                     recover: (@Sendable (any Error) -> (any HTTPResponseError)?)? = nil, requestsPerClient: Int? = nil,
                     admit: (@Sendable (HTTPRequestHead) throws -> Void)? = nil, headers: [(String, String)] = [],
-                    bodyBudgetBytes: Int? = defaultBodyBudgetBytes) {
+                    bodyBudgetBytes: Int? = defaultBodyBudgetBytes,
+                    present: (@Sendable (HTTPRequestHead, any HTTPResponseError) -> HTTPResponse?)? = nil) {
             self.log = log
             self.trustProxy = trustProxy
             self.recover = recover
@@ -46,6 +51,7 @@ public final class Router {
             self.admit = admit
             self.headers = headers
             self.bodyBudgetBytes = bodyBudgetBytes
+            self.present = present
         }
     }
 

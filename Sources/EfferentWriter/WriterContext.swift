@@ -85,6 +85,9 @@ public final class WriterContext: Sendable {
         public let summary: ImportSummary
         /// What the input said about the zone: pinned by it, agreeing, or a warning.
         public let zone: ZoneOutcome
+        /// The store held no imported record before this run: what was seen and not added was
+        /// repeated within the input itself, not already here.
+        public let first: Bool
     }
 
     /// Reads the export (or event file, or a file of one of `lineFormats`) at `url` into the
@@ -98,12 +101,13 @@ public final class WriterContext: Sendable {
         case .efferentEvents: ("efferent-ndjson", false)
         case let .lines(_, lineFormat): (lineFormat.name, false)
         }
+        let first = try store.earliestDay() == nil
         let session = try store.beginImport(source: url.lastPathComponent, format: format, full: full)
         let tally = try ExportImporter.read(input, into: session, progress: progress)
         try session.finish()
         let zone = try settleZone(tally.zone)
         return ImportResult(tally: tally, seen: session.seen, added: session.added, removed: session.removed, summary: session.summary,
-                            zone: zone)
+                            zone: zone, first: first)
     }
 
     /// The days as they would be built now.

@@ -1,5 +1,6 @@
 import EfferentSystem
 import EfferentCommandLine
+import EfferentCore
 import EfferentServer
 import Foundation
 
@@ -10,7 +11,7 @@ FileDurability.restrictNewFilesToOwner()
 let tool = CommandLineTool(
     name: "efferent-server",
     abstract: "The Efferent archive service: stores whole sealed days it cannot open.",
-    version: "0.1.0",
+    version: PackageVersion.text,
     subcommands: [Serve.self, Invite.self, List.self, Stats.self, Backup.self, RemoveBucket.self, MigrateStore.self])
 
 var arguments = Array(CommandLine.arguments.dropFirst())

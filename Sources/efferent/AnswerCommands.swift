@@ -35,7 +35,16 @@ struct Statistics: AnswerSubcommand {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         options = try ReadingOptions(arguments)
         metric = try arguments.required("metric")
-        groupBy = arguments.string("group-by", default: "month")
+        groupBy = try Self.grouping(arguments)
+    }
+
+    /// `--group-by`, checked here so a refusal names the flag typed (the API's says `groupBy`).
+    static func grouping(_ arguments: ParsedArguments) throws(UsageError) -> String {
+        let text = arguments.string("group-by", default: "month")
+        guard Grouping(rawValue: text) != nil else {
+            throw UsageError("--group-by takes day, week, month or year; \(text.prefix(40)) is none of them.")
+        }
+        return text
     }
     func request() -> AnswerRequest {
         AnswerRequest(kind: .statistics, since: options.since, until: options.until, metric: metric, groupBy: groupBy)
@@ -53,7 +62,8 @@ struct Sleep: AnswerSubcommand {
 
 struct Workouts: AnswerSubcommand {
     static let spec = CommandSpec(
-        name: "workouts", abstract: "Workouts with activity, minutes, source, distance, energy, heart rate and GPS fixes; a count per activity.",
+        name: "workouts", abstract: "Workouts, one a row: start, end, activity, minutes, source, distance, energy, heart rate and GPS fixes.",
+        discussion: "--format json adds the count and minutes of each activity (byActivity) and the total.",
         options: [.init("activity", value: "NAME", help: "Only this activity (running, walking, cycling, …).")] + ReadingOptions.specs)
     let options: ReadingOptions
     let activity: String?

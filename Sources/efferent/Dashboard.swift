@@ -74,7 +74,7 @@ struct DashboardCommand: Subcommand {
             // The default port may be taken (another dashboard): the next nine are tried, as Jupyter does.
             let token = try tokenFile.map(Self.keptToken) ?? DashboardGate.newToken()
             server = try DashboardServer(context: context, host: host, port: port, tryNext: explicitPort ? 0 : 9, token: token,
-                                         mcp: MCPEndpoint(world: MCP.world(context, refreshing: false)), log: { note($0) })
+                                         mcp: MCPEndpoint(world: MCP.world(context, refreshing: false, offline: offline)), log: { note($0) })
         } catch HTTPDaemonError.cannotListen(_, _) where !explicitPort {
             throw DashboardCommandError.noPort(port)
         }

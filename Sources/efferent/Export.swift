@@ -75,7 +75,8 @@ struct Export: Subcommand {
             throw UsageError("export writes every row and takes no --limit; `efferent samples --limit N` prints a page.")
         }
         var request = AnswerRequest(kind: kind, since: try ReadingOptions.day(arguments, "since"), until: try ReadingOptions.day(arguments, "until"),
-                                    metrics: metrics, metric: metrics.first, groupBy: arguments.string("group-by"),
+                                    metrics: metrics, metric: metrics.first,
+                                    groupBy: arguments.string("group-by") == nil ? nil : try Statistics.grouping(arguments),
                                     activity: arguments.string("activity"))
         // A file is the whole answer: no page size, however many rows.
         request.complete = true
@@ -86,6 +87,7 @@ struct Export: Subcommand {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: offline)
         if let database { return try writeDatabase(database, context: context) }
+        try EmptyMirror.check(context)
         let output = try out.map { try StreamedFile(path: $0) }
         let write: (String) throws -> Void = { text in
             if let output { try output.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
@@ -102,7 +104,7 @@ struct Export: Subcommand {
         let table = answer.table
         try table.write(as: format, to: write)
         try output?.finish()
-        for line in nameNotes + scope.notes { note(line) }
+        for line in nameNotes + scope.said { note(line) }
         if let empty = answer.emptyNote { note(empty) }
         if let out { print("wrote \(out): \(table.rows.count) rows, every one the answer holds") }
         return 0

@@ -34,8 +34,13 @@ struct Import: Subcommand {
         let seconds = Date().timeIntervalSince(started)
         let tally = result.tally
         let rate = Int(Double(tally.records) / max(seconds, 0.001))
-        print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(rate)/s): "
-              + "\(result.added) new, \(result.seen - result.added) already here, \(result.removed) no longer in the export"
+        // On a first import nothing was here before: what was not added was repeated within the
+        // export (Apple's exports carry duplicates), kept once.
+        let repeated = result.seen - result.added
+        let counts = result.first
+            ? "\(result.added) new" + (repeated > 0 ? ", \(repeated) repeated within the export (kept once)" : "")
+            : "\(result.added) new, \(repeated) already here, \(result.removed) no longer in the export"
+        print("read \(tally.records) records in \(String(format: "%.1f", seconds)) s (\(rate)/s): " + counts
               + (tally.activitySummaries > 0 ? "; \(tally.activitySummaries) activity summaries" : "")
               + (tally.routes > 0 ? "; \(tally.routes) workout routes" : "")
               + (tally.electrocardiograms > 0 ? "; \(tally.electrocardiograms) ECGs" : ""))

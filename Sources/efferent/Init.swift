@@ -39,6 +39,8 @@ struct Init: Subcommand {
         let profile = Profile.standard()
         let settings: ProfileSettings
         let reading: ReadingKey, writer: Ed25519PrivateKey, editor: EditorKey
+        // Whether this run wrote the keys and settings, so a claim that fails undoes them.
+        var madeHere = false
         if profile.exists(Profile.settingsName) {
             // An interrupted init: keep its keys and finish the registration.
             settings = try profile.settings()
@@ -68,12 +70,22 @@ struct Init: Subcommand {
             try profile.write(KeyFile.editorName, KeyFile.encode(editor))
             // The settings last: their presence says every key above is on disk.
             try profile.save(settings)
+            madeHere = true
         }
         let client = ArchiveClient(endpoint: settings.endpoint, bucket: settings.bucket, retry: Environment.retryPolicy)
         let created: Bool
         do {
             created = try await client.claim(writer: writer, invite: invite)
         } catch {
+            // A claim refused, or a service that could not be reached or is not an archive service
+            // (a mistyped --server), claimed nothing: the keys and settings this run wrote go, so
+            // the corrected `init` starts clean rather than finding "keys already here". A failure
+            // worth retrying (a 5xx, a dropped connection) may have claimed it: they stay, and the
+            // same `init` finishes it.
+            if madeHere, !error.isTransient {
+                try profile.remove([Profile.settingsName, KeyFile.readingName, KeyFile.writerName, KeyFile.editorName])
+                note("nothing was claimed, so the keys this run made were removed; the profile is as it was before")
+            }
             // A service admitting by invitation answers 403 to a claim without a code.
             if invite == nil, case let .refused(403, message) = error, message.contains("invit") {
                 throw InitError.inviteNeeded(settings.endpoint)

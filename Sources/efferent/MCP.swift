@@ -34,7 +34,8 @@ struct MCP: Subcommand {
     /// at most every five minutes, and the write tools when the profile holds an editor key. The
     /// same for stdio and for the dashboard's `/mcp`, where `refreshing` is false: the dashboard's
     /// own background sync keeps the mirror fresh, and two syncs of one mirror never run at once.
-    static func world(_ context: ReaderContext, refreshing: Bool = true) -> LocalMCPServer.World {
+    /// `offline`: the dashboard was started with --offline, and nothing refreshes the mirror.
+    static func world(_ context: ReaderContext, refreshing: Bool = true, offline: Bool = false) -> LocalMCPServer.World {
         var world = LocalMCPServer.World(
             source: { context.source },
             today: { context.today },
@@ -44,7 +45,11 @@ struct MCP: Subcommand {
                     return .object(["copied": .number(0), "readable": .number(Double(mirror.days.count)),
                                     "firstDay": mirror.days.first.map { .string($0.description) } ?? .null,
                                     "lastDay": mirror.days.last.map { .string($0.description) } ?? .null,
-                                    "note": .string("the dashboard serving this refreshes its mirror from the service in the background, every five minutes")])
+                                    "note": .string(offline
+                                        ? "the dashboard serving this was started with --offline: nothing refreshes its mirror, which is as it was synced "
+                                            + "(\(ReadingOptions.age(since: mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }))); "
+                                            + "efferent sync, or the dashboard without --offline, brings it up to date"
+                                        : "the dashboard serving this refreshes its mirror from the service in the background once it is five minutes old")])
                 }
                 // A refresh before an answer never waits on a service that is away (0.3 s to accept
                 // a connection, as the CLI's answers); phone_data_sync, asked for, gives it 2.5 s.

@@ -77,16 +77,45 @@ extension AnswerSubcommand {
     func run() async throws -> Int32 {
         let context = try ReaderContext()
         let source = try await ReadingOptions.freshSource(context, offline: options.offline)
+        try EmptyMirror.check(context)
         let (request, nameNotes) = try request().resolvingNames(with: NameResolver(source: source))
         var facts: ArchiveFacts?
         if request.kind == .overview, !options.offline, let stats = try? await context.client().stats() { facts = ArchiveFacts(stats) }
         // Every day asked for, cut to the archive by the one rule (AnswerScope); a terminal or a
         // file gets every row, so nothing is paged here, and a cut is said on stderr.
         let (answer, scope) = try request.answer(from: source, today: context.today, archive: facts, pageDays: nil)
-        try ReadingOptions.print(answer, as: options.format)
-        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.notes)
+        // JSON carries the answer's coverage as the API and MCP do; the cut and the days without
+        // data are said on stderr, beside any format.
+        if options.format == .json {
+            Swift.print(String(decoding: try answer.jsonBytes { members in
+                if let coverage = scope.coverage { members["coverage"] = coverage.json }
+            }, as: UTF8.self))
+        } else {
+            try ReadingOptions.print(answer, as: options.format)
+        }
+        AnswerNotes.say(answer, request: request, format: options.format, nameNotes: nameNotes + scope.said)
         // An index that did not read is rebuilt from the days and the answer stands; a person hears of it once.
         if let notice = context.mirror.takeIndexNotice() { note(notice) }
         return 0
+    }
+}
+
+/// A reader whose mirror holds no day has nothing to answer from: exit 1 with what to run, rather
+/// than an empty answer that reads as "no data".
+enum EmptyMirror: Error, CustomStringConvertible {
+    case neverSynced
+    case archiveEmpty(syncedAgo: String)
+
+    static func check(_ context: ReaderContext) throws {
+        guard context.mirror.days.isEmpty else { return }
+        if context.mirror.syncedAt == nil { throw neverSynced }
+        throw archiveEmpty(syncedAgo: ReadingOptions.age(since: context.mirror.syncedAt.flatMap { ISO8601DateFormatter().date(from: $0) }))
+    }
+
+    var description: String {
+        switch self {
+        case .neverSynced: "This reader's mirror holds no day yet: run efferent sync to fetch the archive, then ask again."
+        case let .archiveEmpty(ago): "The archive held no day when this reader last synced it (\(ago)): the writer's efferent push uploads them, and efferent sync fetches them."
+        }
     }
 }

@@ -28,13 +28,15 @@ class BrowserUnavailable(Exception):
 
 
 class Archive:
-    """A generated export of `days` days ending yesterday, imported, pushed to a service on
-    loopback and synced into a reader's mirror, all by the built binaries in `bin_dir`."""
+    """A generated export of `days` days ending `ends_days_ago` days before today (yesterday by
+    default), imported, pushed to a service on loopback and synced into a reader's mirror, all by
+    the built binaries in `bin_dir`. The writer uploads empty days from the last day with data
+    through today, as it does for an export whose data stopped long ago."""
 
-    def __init__(self, bin_dir: str, days: int = 45, work: str | None = None):
+    def __init__(self, bin_dir: str, days: int = 45, work: str | None = None, ends_days_ago: int = 1):
         self.bin = bin_dir
         self.work = work or tempfile.mkdtemp(prefix="efferent-browser-")
-        self.last_day = (dt.datetime.now(dt.timezone.utc).date() - dt.timedelta(days=1)).isoformat()
+        self.last_day = (dt.datetime.now(dt.timezone.utc).date() - dt.timedelta(days=ends_days_ago)).isoformat()
         self.export = os.path.join(self.work, "export.zip")
         self.run("efferent-export-gen", "--days", str(days), "--last-day", self.last_day, "--out", self.export)
         # Port 0: the service binds a port the system chooses and names it in its `listening` line,

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """The dashboard in a real browser (issue 16): headless Chromium against `efferent dashboard` on a
-generated archive. Every page loads with no console error and no request leaving loopback; the
+generated archive whose data stops 40 days before today (the writer uploads empty days through
+today, as for an export whose data ended long ago). Every page loads with no console error and no request leaving loopback; the
 numbers a page shows for a chosen week — steps per day, a night's stages, a workout's distance —
 equal what `efferent daily/sleep/workouts` answer for the same days; the token is required; a
 foreign Host (a name pointed at 127.0.0.1, as DNS rebinding does) is refused; every /api/v1
 answer validates against its own schema in /api/openapi.json (openapi-spec-validator, jsonschema).
+What a newcomer meets first (issue 41): pages open on the latest data, not on the calendar, and an
+empty range says where the data stops and jumps there; no table is wider than its column at
+1,280 px or 390 px; a path with no page, or a malformed one, gets the app's own page with its
+status, and a workout named by its ISO start opens; a percentage is shown once, as one.
 
 Usage: check_dashboard.py BIN_DIR. Exits 1 on any failure, and when the browser cannot start at
 all (it says why and what to install): a check that cannot run never passes.
@@ -65,8 +70,8 @@ def open_page(driver, dashboard: Dashboard, path: str) -> None:
 
 def main() -> int:
     bin_dir = sys.argv[1]
-    print("browser: a 45-day generated archive through the real binaries")
-    archive = Archive(bin_dir, days=45)
+    print("browser: a 45-day generated archive ending 40 days ago, through the real binaries")
+    archive = Archive(bin_dir, days=45, ends_days_ago=40)
     dashboard = Dashboard(archive)
     driver = None
     try:
@@ -246,6 +251,86 @@ def main() -> int:
         empty_range()
         phone_and_theme()
         phone_workouts()
+
+        @check("pages open on the latest data: the Steps card leads to days with steps, and so do Sleep and Workouts")
+        def latest_data():
+            driver.set_window_size(1280, 900)
+            open_page(driver, dashboard, "/")
+            card = driver.find_element("css selector", "a.card[data-metric='steps']")
+            path = urllib.parse.urlsplit(card.get_attribute("href")).path
+            assert path == "/metrics/steps", f"the Steps card leads to {path}"
+            open_page(driver, dashboard, path)
+            assert not driver.find_elements("css selector", ".chart-box svg .c-empty"), "the Steps page opens on an empty chart"
+            shown = driver.execute_script("return Array.from(document.querySelectorAll('table.bins tr[data-first]')).map(r => r.dataset.first)")
+            assert shown and max(shown) == archive.last_day, f"the Steps page's last day with steps is {max(shown) if shown else None}, not {archive.last_day}"
+            open_page(driver, dashboard, "/sleep")
+            nights = driver.find_elements("css selector", "table.nights tr[data-night]")
+            assert len(nights) >= 20, f"the Sleep page opens on {len(nights)} nights"
+            open_page(driver, dashboard, "/workouts")
+            assert driver.find_elements("css selector", "table.workouts tr[data-start]"), "the Workouts page opens on no workout"
+
+        @check("a range with no data says where the data stops, and its link jumps there")
+        def says_where_data_stops():
+            after = (last + dt.timedelta(days=20)).isoformat()
+            open_page(driver, dashboard, f"/metrics/steps?range=7D&until={after}")
+            note = driver.find_element("css selector", ".coverage")
+            assert f"your steps end on {archive.last_day}" in note.text, f"the empty range says {note.text!r}"
+            jump = urllib.parse.urlsplit(note.find_element("css selector", "a").get_attribute("href"))
+            open_page(driver, dashboard, jump.path + "?" + jump.query)
+            shown = driver.execute_script("return Array.from(document.querySelectorAll('table.bins tr[data-first]')).map(r => r.dataset.first)")
+            assert archive.last_day in shown, f"the jump ({jump.query}) shows {shown}"
+            open_page(driver, dashboard, f"/sleep?range=7D&until={after}")
+            assert "your sleep ends on" in driver.find_element("css selector", ".coverage").text
+
+        @check("no table is wider than its column, at 1,280 px and at 390 px")
+        def tables_fit():
+            paths = ("/catalogue", "/sleep", f"/sleep/{chosen_night}", f"/workouts?range=90D&until={last.isoformat()}", "/")
+            for width, height in ((1280, 900), (390, 844)):
+                driver.set_window_size(width, height)
+                for path in paths:
+                    open_page(driver, dashboard, path)
+                    tables = driver.execute_script("""return Array.from(document.querySelectorAll('main .table-wrap')).filter(w => w.offsetParent !== null).map(w => {
+                        const table = w.querySelector('table'), column = document.getElementById('main').getBoundingClientRect();
+                        return [table.className || 'table', w.scrollWidth - w.clientWidth, table.getBoundingClientRect().right - column.right];
+                    })""")
+                    assert tables, f"{path} shows no table"
+                    for name, scrolled, past in tables:
+                        assert scrolled <= 1 and past <= 1, f"at {width} px the {name} table of {path} is {max(scrolled, past):.0f} px wider than its column"
+            driver.set_window_size(1280, 900)
+
+        @check("a path with no page, or a malformed one, gets the app's page with its status; a workout named by its ISO start opens")
+        def error_pages():
+            for path, status in (("/nope", 404), ("/sleep/2017-13-45", 400), ("/workouts/not-a-start", 400)):
+                code, headers, body = dashboard.get(path, {"Authorization": f"Bearer {dashboard.token}"})
+                assert code == status and headers.get("content-type", "").startswith("text/html"), f"{path}: {code} {headers.get('content-type')} {body[:80]!r}"
+                driver.get(dashboard.base + path)
+                assert wait_ready(driver) == "error", f"{path} drew as a page"
+                text = driver.find_element("id", "main").text
+                assert driver.find_elements("css selector", "header.top nav a[href='/']"), f"{path} lacks the app's navigation"
+                assert "{" not in text and driver.find_element("css selector", "main .error").text, f"{path} shows {text!r}"
+            if route_start:
+                iso = dt.datetime.fromtimestamp(route_start, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+                open_page(driver, dashboard, f"/workouts/{iso}")
+                assert driver.find_elements("css selector", "dd[data-fact='distance']"), f"/workouts/{iso} shows no workout"
+            # The refused document and the API's refusal are logged by Chromium as failed loads; nothing else may be.
+            unexpected = [line for line in console_errors(driver) if "status of 400" not in line and "status of 404" not in line]
+            assert not unexpected, f"console: {unexpected}"
+
+        @check("a percentage is shown once, as one: blood oxygen in %, with no note that the unit is something else")
+        def units_once():
+            open_page(driver, dashboard, f"/metrics/oxygenSaturation?range=7D&until={week_end}")
+            sub = driver.find_element("css selector", "main .sub").text
+            mean = driver.find_element("css selector", "[data-stat='mean'] dd").text
+            page = driver.find_element("id", "main").text
+            assert sub.endswith("shown in %") or "shown in %" in sub, f"the unit line says {sub!r}"
+            assert mean.endswith(" %") and 50 <= float(mean[:-2]) <= 100, f"the mean reads {mean!r}"
+            assert "fraction of 1" not in page and "not a percentage" not in page, f"the page contradicts its unit: {page!r}"
+
+        latest_data()
+        says_where_data_stops()
+        tables_fit()
+        error_pages()
+        units_once()
         driver.quit()
         driver = None
 

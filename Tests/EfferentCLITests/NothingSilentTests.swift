@@ -255,12 +255,19 @@ import Glibc
         let metricEnum = listed["phone_data_samples"]?["metricEnum"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(metricEnum.contains("heartRate") && metricEnum.contains("workoutRoute.latitude") && !metricEnum.contains("insulinDelivery"),
                 "the archive's names, not every name the protocol defines: \(metricEnum.count)")
-        #expect(seen["groupBy"]?["isError"] == .bool(true) && seen["groupBy"]?["text"]?.stringValue?.contains("the nearest is group_by") == true,
+        #expect(seen["groupBy"]?["isError"] == .bool(true) && seen["groupBy"]?["text"]?.stringValue?.contains("the nearest is groupBy") == true,
                 "\(seen["groupBy"] ?? .null)")
         #expect(seen["metricsAsString"]?["isError"] == .bool(true) && seen["metricsAsString"]?["text"]?.stringValue?.contains("must be a list") == true)
         #expect(seen["unknownMetric"]?["text"]?.stringValue?.contains("the nearest is steps") == true)
         #expect(seen["unknownTool"]?["rpcError"]?.integerValue == -32602)
         #expect(seen["good"]?["isError"] == .bool(false))
+        // The SDK checked each result's structuredContent against the tool's outputSchema; the text is the same object.
+        #expect(seen["groupByCamel"]?["isError"] == .bool(false) && seen["groupByCamel"]?["structured"] == .bool(true) && seen["good"]?["structured"] == .bool(true))
+        for (name, tool) in listed { #expect(tool["outputSchema"] == .bool(true), "\(name) declares no outputSchema") }
+        let older = try JSONParser.parse(seen["good"]?["text"]?.stringValue ?? "")
+        let camel = try JSONParser.parse(seen["groupByCamel"]?["text"]?.stringValue ?? "")
+        #expect(older["rows"] == camel["rows"] && older["note"]?.stringValue?.hasSuffix("group_by is read as groupBy, the spelling the API and MCP share.") == true,
+                "\(older["note"] ?? .null)")
         let long = try JSONParser.parse(seen["longDaily"]?["text"]?.stringValue ?? "")
         // 2016-01-01 … is cut to the archive's 75 days, said in the note, with no page left.
         #expect(long["next"] == nil && long["rows"]?.arrayValue?.count == 75, "\(long["note"] ?? .null)")

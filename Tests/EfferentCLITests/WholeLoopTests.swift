@@ -319,7 +319,7 @@ import Glibc
         let help = try runner.run(["--help"])
         #expect(help.status == 0 && help.stdout.hasPrefix("USAGE: efferent <subcommand> [options]\n"))
         let unknown = try runner.run(["fly"])
-        #expect(unknown.status == 64 && unknown.stderr == "error: 'fly' is not a subcommand of efferent; see 'efferent --help'.\n")
+        #expect(unknown.status == 64 && unknown.stderr == "error: 'fly' is not a subcommand of efferent. See 'efferent --help' for them all.\n")
         let badDay = try runner.run(["daily", "--since", "2024-02-30"])
         #expect(badDay.status == 64 && badDay.stderr.contains("YYYY-MM-DD"))
         let noProfile = try runner.run(["push"])

@@ -46,7 +46,9 @@ import Testing
         for (target, question) in questions + pages {
             let answer = try harness.get(target)
             #expect(answer.status == 200, "\(target): \(answer.body)")
-            let expected = String(decoding: try question.answer(from: source, today: today).json.canonicalBytes(), as: UTF8.self)
+            // The answer with what every surface adds to it (its coverage; no cut or page here).
+            let (plain, scope) = try question.answer(from: source, today: today, pageDays: AnswerScope.pageDays)
+            let expected = String(decoding: try plain.jsonBytes { scope.annotate(&$0) }, as: UTF8.self)
             #expect(answer.body == expected, "\(target)")
         }
         #expect(try harness.get("/api/v1/samples?metric=bodyMass&since=2025-05-01&until=2025-06-09&limit=3").json?["next"]?["offset"]?.numberValue == 3,
@@ -58,8 +60,14 @@ import Testing
         #expect(misspelt.status == 400 && misspelt.error?.contains("stepz is not a metric name (the closest is steps)") == true, "\(misspelt.body)")
         let refused = try harness.get("/api/v1/daily?metric=sleep")
         #expect(refused.status == 400 && refused.error?.contains("sleep has no numbers") == true, "an answer's refusal is its sentence")
-        let unknown = try harness.get("/api/v1/statistics?metric=heartRate&group_by=week")
-        #expect(unknown.status == 400 && unknown.error == "group_by is not a parameter of statistics; it takes groupBy, metric, since, until")
+        // One spelling, groupBy, across the API and MCP; MCP's older group_by is taken, with a note, and gives the same rows.
+        let snake = try harness.get("/api/v1/statistics?metric=heartRate&group_by=week")
+        let camel = try harness.get("/api/v1/statistics?metric=heartRate&groupBy=week")
+        #expect(snake.status == 200 && snake.json?["note"]?.stringValue?.hasSuffix("group_by is read as groupBy, the spelling the API and MCP share.") == true,
+                "\(snake.body.prefix(300))")
+        #expect(snake.json?["rows"] == camel.json?["rows"] && camel.json?["groupBy"] == .string("week"))
+        let unknown = try harness.get("/api/v1/statistics?metric=heartRate&group=week")
+        #expect(unknown.status == 400 && unknown.error == "group is not a parameter of statistics; it takes groupBy, group_by, metric, since, until")
     }
 
     /// The API's days follow the rule every surface does (AnswerScope): since alone runs through
@@ -90,7 +98,9 @@ import Testing
     }
 
     /// ALL runs from the metric's first day to its last, not to today: an archive that ended
-    /// long ago fills the chart (issue 30). Any other span still ends today unless asked.
+    /// long ago fills the chart (issue 30). Every other span opens on the latest data too (issue
+    /// 41): thirty days to the metric's last day, not thirty empty ones to today; a range with no
+    /// data says where the data is and offers the jump.
     @Test func allRunsFromTheFirstDayToTheLast() async throws {
         let harness = try await DashboardHarness(days: SampleDays.make())
         for page in ["/api/v1/pages/metric/steps?range=ALL", "/api/v1/pages/sleep?range=ALL", "/api/v1/pages/workouts?range=ALL"] {
@@ -101,7 +111,19 @@ import Testing
         #expect(steps["range"]?["since"] == .string(SampleDays.first.description), "\(steps["range"] ?? .null)")
         #expect(steps["range"]?["until"] == .string(SampleDays.last.description), "\(steps["range"] ?? .null)")
         let month = try json(harness.get("/api/v1/pages/metric/steps?range=30D"))
-        #expect(month["range"]?["until"] == .string(harness.context.today.description))
+        #expect(month["range"]?["until"] == .string(SampleDays.last.description), "\(month["range"] ?? .null)")
+        #expect(month["coverage"]?["daysWithData"]?.integerValue == 30 && month["coverage"]?["note"] == nil)
+        // A run every fifth day: the last on day 35, which the workouts page opens on.
+        for (page, last) in [("/api/v1/pages/sleep?range=30D", SampleDays.last), ("/api/v1/pages/workouts?range=30D", SampleDays.first.adding(days: 35))] {
+            #expect(try json(harness.get(page))["range"]?["until"] == .string(last.description), "\(page)")
+        }
+        let later = SampleDays.last.adding(days: 100)
+        let empty = try json(harness.get("/api/v1/pages/metric/steps?range=7D&until=\(later)"))
+        #expect(empty["coverage"]?["note"]?.stringValue == "No steps between \(later.adding(days: -6)) and \(later); your steps end on \(SampleDays.last).",
+                "\(empty["coverage"] ?? .null)")
+        #expect(empty["coverage"]?["jump"]?["until"] == .string(SampleDays.last.description))
+        let before = try json(harness.get("/api/v1/pages/sleep?range=7D&until=2025-01-01"))
+        #expect(before["coverage"]?["note"]?.stringValue?.hasSuffix("your sleep begins on \(SampleDays.first).") == true, "\(before["coverage"] ?? .null)")
     }
 
     /// Samples are exported a day at a time with every row: 6,000 readings on the last day alone,
@@ -218,6 +240,31 @@ import Testing
         #expect(detail["route"]?["fixes"]?.integerValue == 60 && detail["route"]?["svg"]?.stringValue?.contains("c-route") == true)
         #expect(detail["heartRate"]?["style"]?.stringValue == "band")
         #expect(try harness.get("/api/v1/pages/workout/12345").status == 404)
+    }
+
+    /// Path parameters are percent-decoded once (a workout named by its ISO start, `:` written
+    /// `%3A` as the page asks for it, an offset's `+` kept), and a page path the dashboard cannot
+    /// serve gets the app's own page with the refusal's status, while the API keeps its JSON.
+    @Test func pathsAreDecodedAndBadPagePathsGetTheAppsPage() async throws {
+        let harness = try await DashboardHarness(days: SampleDays.make())
+        let start = try #require(try WorkoutsAnswer(from: harness.context.source, range: DayRange(since: SampleDays.first, until: SampleDays.last)).workouts.first).start
+        let utc = ISOInstant.text(start)
+        let berlin = LocalClock().shown(start, in: "Europe/Berlin")
+        for written in [utc.replacingOccurrences(of: ":", with: "%3A"), utc, berlin, berlin.replacingOccurrences(of: "+", with: "%2B"), String(start)] {
+            let answer = try harness.get("/api/v1/pages/workout/\(written)")
+            #expect(answer.status == 200 && answer.json?["workout"]?["start"]?.integerValue == start, "\(written): \(answer.status) \(answer.body.prefix(120))")
+        }
+        #expect(try harness.get("/api/v1/pages/night/2025-05-0%32").json?["night"]?.stringValue == "2025-05-02")
+        let html = ["Accept": "text/html,application/xhtml+xml"]
+        for (path, status) in [("/nope", 404), ("/sleep/2017-13-45", 400), ("/workouts/yesterday", 400), ("/metrics/a%20b", 400)] {
+            let page = try harness.get(path, headers: html)
+            #expect(page.status == status && page.headers["content-type"] == "text/html; charset=utf-8" && page.body.contains("/assets/app.js"),
+                    "\(path): \(page.status) \(page.body.prefix(120))")
+        }
+        let api = try harness.get("/api/v1/pages/night/2017-13-45", headers: html)
+        #expect(api.status == 400 && api.error == "a night is named by its evening's date, a real day written YYYY-MM-DD", "\(api.body)")
+        #expect(try harness.get("/nope", headers: ["Accept": "application/json"]).error == "unknown path")
+        #expect(try harness.get("/nope", token: false, headers: html).status == 401, "the gate's refusal comes before any page")
     }
 
     @Test func todayAndTheCatalogue() async throws {

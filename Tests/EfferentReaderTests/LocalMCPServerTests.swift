@@ -71,13 +71,61 @@ import Testing
         #expect(daily?["annotations"]?["readOnlyHint"] == .bool(true) && daily?["annotations"]?["destructiveHint"] == .bool(false))
         for tool in tools["result"]?["tools"]?.arrayValue ?? [] { #expect(tool["annotations"]?["idempotentHint"] != nil) }
         #expect(try json(await server.handle("{oops"))["error"]?["code"]?.integerValue == -32700)
-        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"prompts/list"}"#))["error"]?["code"]?.integerValue == -32601)
+        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"completion/complete"}"#))["error"]?["code"]?.integerValue == -32601)
         // The guide is the one resource; another address is refused.
         let resources = try json(await server.handle(#"{"jsonrpc":"2.0","id":5,"method":"resources/list"}"#))
         #expect(resources["result"]?["resources"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } == ["efferent://guide"])
         let guide = try json(await server.handle(#"{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"efferent://guide"}}"#))
         #expect(guide["result"]?["contents"]?.arrayValue?.first?["text"]?.stringValue?.contains("## Totals and readings") == true)
         #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"efferent://x"}}"#))["error"] != nil)
+    }
+
+    /// Issue 41 item 4: the package's version; every capability advertised is answered (resource
+    /// templates: none); prompts for the questions people ask, each naming its days and tools;
+    /// every tool declares an `outputSchema` and its answer comes as `structuredContent` fitting it.
+    @Test func versionPromptsTemplatesAndStructuredOutput() async throws {
+        let server = try Self.server(Calls())
+        let hello = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#))
+        #expect(hello["result"]?["serverInfo"]?["version"] == .string(PackageVersion.text) && PackageVersion.text == "0.1.0")
+        let capabilities = hello["result"]?["capabilities"]?.objectValue ?? [:]
+        #expect(Set(capabilities.keys) == ["tools", "resources", "prompts"])
+        let templates = try json(await server.handle(#"{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}"#))
+        #expect(templates["result"]?["resourceTemplates"] == .array([]), "\(templates)")
+
+        let prompts = try json(await server.handle(#"{"jsonrpc":"2.0","id":3,"method":"prompts/list"}"#))["result"]?["prompts"]?.arrayValue ?? []
+        #expect(prompts.compactMap { $0["name"]?.stringValue } == ["steps_last_week", "compare_runs", "rings_yesterday", "sleep_last_week", "weight_trend"])
+        // 2024-06-01 was a Saturday: last week is Monday 2024-05-20 to Sunday 2024-05-26.
+        let steps = try json(await server.handle(#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"steps_last_week"}}"#))
+        let text = steps["result"]?["messages"]?.arrayValue?.first?["content"]?["text"]?.stringValue ?? ""
+        #expect(text.contains("phone_data_daily") && text.contains("since 2024-05-20 and until 2024-05-26"), "\(text)")
+        let runs = try json(await server.handle(#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"compare_runs","arguments":{"activity":"cycling"}}}"#))
+        let compare = runs["result"]?["messages"]?.arrayValue?.first?["content"]?["text"]?.stringValue ?? ""
+        #expect(compare.contains("phone_data_compare") && compare.contains("activity \"cycling\"") && compare.contains("first {since 2024-05-01, until 2024-05-31}"),
+                "\(compare)")
+        #expect(try json(await server.handle(#"{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"nope"}}"#))["error"]?["code"]?.integerValue == -32602)
+
+        let tools = try json(await server.handle(#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#))["result"]?["tools"]?.arrayValue ?? []
+        for tool in tools { #expect(tool["outputSchema"]?["type"] == .string("object"), "\(tool["name"] ?? .null)") }
+        let calls: [(String, String)] = [("phone_data_overview", "{}"), ("phone_data_daily", #"{"metrics":["steps"]}"#),
+                                         ("phone_data_statistics", #"{"metric":"steps","groupBy":"week"}"#), ("phone_data_sleep", "{}"),
+                                         ("phone_data_workouts", "{}"), ("phone_data_samples", #"{"metric":"steps"}"#), ("phone_data_latest", "{}"),
+                                         ("phone_data_rings", "{}"), ("phone_data_state_of_mind", "{}"),
+                                         ("phone_data_compare", #"{"metric":"steps","first":{"since":"2024-05-01","until":"2024-05-31"},"second":{"since":"2024-06-01","until":"2024-06-01"}}"#),
+                                         ("phone_data_sync", "{}")]
+        for (name, arguments) in calls {
+            let result = try json(await server.handle(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"\#(name)","arguments":\#(arguments)}}"#))["result"]
+            let schema = tools.first { $0["name"] == .string(name) }?["outputSchema"]
+            let structured = result?["structuredContent"]?.objectValue
+            #expect(result?["isError"] == .bool(false) && structured != nil, "\(name): \(result ?? .null)")
+            #expect(try JSONParser.parse(result?["content"]?.arrayValue?.first?["text"]?.stringValue ?? "") == result?["structuredContent"], "\(name)")
+            for required in schema?["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                #expect(structured?[required] != nil, "\(name) lacks \(required), which its outputSchema requires")
+            }
+        }
+        // One spelling (groupBy, as the API's); MCP's older group_by is taken, and said.
+        let older = try json(await server.handle(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"phone_data_statistics","arguments":{"metric":"steps","group_by":"week"}}}"#))
+        #expect(older["result"]?["structuredContent"]?["groupBy"] == .string("week"))
+        #expect(older["result"]?["structuredContent"]?["note"]?.stringValue?.hasSuffix("group_by is read as groupBy, the spelling the API and MCP share.") == true)
     }
 
     @Test func toolsAnswerCompactJSONAndRefreshAtMostEveryFiveMinutes() async throws {
@@ -123,6 +171,28 @@ import Testing
         // Inside the calendar, an instant with no workout is its own sentence.
         let none = try json(await server.handle(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"phone_data_workout","arguments":{"start":"-62135596800"}}}"#))
         #expect(none["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue?.hasPrefix("no workout starts at 0001-01-01T00:00:00Z") == true)
+    }
+
+    /// A workout whose own statistics carry no heart rate (older exports, the phone) takes its
+    /// average and maximum from the readings during it, and says so (issue 41: 112 readings beside
+    /// a null average and maximum read as a fault).
+    @Test func aWorkoutWithoutItsOwnHeartRateTakesItFromTheReadingsDuringIt() async throws {
+        let day = CalendarDay("2024-06-01")!
+        let start = day.startUnixSeconds + 10 * 3600
+        var events = [ArchiveEvent(day: day, timeZone: nil, id: "hk:workout:1", event: try DayEvent(kind: .record, metric: "workout", source: "Watch",
+                                                                                                      start: start, end: start + 1800, activity: "37", duration: 1800))]
+        for (offset, bpm) in [(60, 120.0), (600, 150.0), (1200, 135.0), (2400, 90.0)] {
+            events.append(ArchiveEvent(day: day, timeZone: nil, id: "hk:heartRate:\(offset)",
+                                       event: try DayEvent(kind: .record, metric: "heartRate", unit: "count/min", source: "Watch",
+                                                           start: start + Int64(offset), end: start + Int64(offset), value: bpm)))
+        }
+        let source = EventList(events)
+        let server = LocalMCPServer(world: .init(source: { source }, today: { day }, refresh: { _ in .object([:]) }, archive: { nil }), clock: { Date() })
+        let answer = try json(await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"phone_data_workout","arguments":{"start":"\#(start)"}}}"#))
+        let workout = try #require(answer["result"]?["structuredContent"])
+        #expect(workout["heartRate"]?["readings"]?.integerValue == 3, "the reading after the workout is not its own")
+        #expect(workout["averageHeartRate"]?.numberValue == 135 && workout["maximumHeartRate"]?.numberValue == 150, "\(workout)")
+        #expect(workout["heartRateFrom"]?.stringValue == "the 3 heart-rate readings during the workout")
     }
 
     /// `since` alone runs through today, over MCP as everywhere (it answered 90 days in silence):

@@ -19,6 +19,16 @@ public struct AnswerScope: Sendable, Equatable {
     public let next: DayRange?
     /// Sentences saying how `range` differs from `asked`, for stderr or the JSON's `note`.
     public let notes: [String]
+    /// What the archive holds of the question's metrics in `range`, and where their data is when
+    /// it holds none (`Coverage`); set by `AnswerRequest.answer`, nil for an overview.
+    public internal(set) var coverage: Coverage?
+
+    /// `notes`, then the sentence saying where the data is for each metric `range` holds none of:
+    /// what stderr or the JSON's `note` says.
+    public var said: [String] {
+        guard let coverage, !coverage.sentences.isEmpty else { return notes }
+        return notes + [coverage.sentences.joined(separator: "; ") + "."]
+    }
 
     /// Days a JSON answer of daily, sleep or statistics by day covers at most (the MCP tools' page).
     public static let pageDays = 400
@@ -98,9 +108,9 @@ public struct AnswerScope: Sendable, Equatable {
     }
 
     /// A JSON answer with what a reader of it must know: `next` (where the rest starts) when it is
-    /// a page, and `note` when its days differ from those asked for.
+    /// a page, `coverage`, and `note` when its days differ from those asked for or hold no data.
     public func annotated(_ json: JSONValue) -> JSONValue {
-        guard case var .object(members) = json, !notes.isEmpty || next != nil else { return json }
+        guard case var .object(members) = json, !notes.isEmpty || next != nil || coverage != nil else { return json }
         annotate(&members)
         return .object(members)
     }
@@ -108,8 +118,10 @@ public struct AnswerScope: Sendable, Equatable {
     /// What `annotated` adds, to an answer's members.
     public func annotate(_ members: inout [String: JSONValue]) {
         if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
-        if !notes.isEmpty {
-            let joined = notes.joined(separator: " ")
+        if let coverage { members["coverage"] = coverage.json }
+        let said = said
+        if !said.isEmpty {
+            let joined = said.joined(separator: " ")
             if case let .string(existing)? = members["note"] { members["note"] = .string(existing + " " + joined) } else { members["note"] = .string(joined) }
         }
     }
@@ -124,7 +136,21 @@ extension AnswerRequest {
     /// The scope by the one rule, then the answer over it: what every surface calls.
     public func answer(from source: EventSource, today: CalendarDay, archive: ArchiveFacts? = nil,
                        pageDays: Int?) throws -> (answer: any Answer, scope: AnswerScope) {
-        let scope = try AnswerScope(self, today: today, held: try source.days(), pageDays: pageDays, unusable: try source.unusableDays())
-        return (try answer(from: source, range: scope.range, archive: archive), scope)
+        var scope = try AnswerScope(self, today: today, held: try source.days(), pageDays: pageDays, unusable: try source.unusableDays())
+        let answer = try answer(from: source, range: scope.range, archive: archive)
+        if let range = scope.range, !coveredMetrics.isEmpty { scope.coverage = try Coverage(span: range, metrics: coveredMetrics, of: source) }
+        return (answer, scope)
+    }
+
+    /// The metrics whose coverage an answer of this kind carries: those it reads (none for an
+    /// overview, which lists every metric with its first and last day).
+    var coveredMetrics: [String] {
+        switch kind {
+        case .overview: []
+        case .daily: metrics.isEmpty ? ["steps", "activeEnergy"] : metrics
+        case .statistics, .samples: metric.map { [$0] } ?? []
+        case .sleep: ["sleep"]
+        case .workouts: ["workout"]
+        }
     }
 }

@@ -35,8 +35,12 @@ public struct SleepAnswer: Answer {
         }
     }
 
-    /// Hours asleep over the recorded nights; `nil` when none was.
-    public var asleepDistribution: Distribution? { Distribution(nights.map(\.asleepHours)) }
+    /// Hours asleep over the nights that have an asleep figure; `nil` when none has. Its `n` is
+    /// how many nights it averages: the nights recorded less those in bed only.
+    public var asleepDistribution: Distribution? { Distribution(nights.compactMap(\.asleepHours)) }
+
+    /// Nights recorded with no asleep stage (only in bed, or awake): recorded, never a night of 0 h.
+    public var nightsInBedOnly: Int { nights.reduce(0) { $0 + ($1.isInBedOnly ? 1 : 0) } }
 
     public var emptyNote: String? { nights.isEmpty ? "no sleep \(range.phrase)" : nil }
 
@@ -47,16 +51,19 @@ public struct SleepAnswer: Answer {
 
     public var json: JSONValue {
         let clock = LocalClock()
-        let distribution: JSONValue = asleepDistribution.map { .object($0.json(withCount: false, withSum: false)) }
-            ?? .object(["min": .null, "p10": .null, "median": .null, "mean": .null, "p90": .null, "max": .null])
+        // `nights` says how many nights the figures average (the recorded ones with an asleep figure).
+        var distribution = asleepDistribution.map { $0.json(withCount: false, withSum: false) }
+            ?? ["min": .null, "p10": .null, "median": .null, "mean": .null, "p90": .null, "max": .null]
+        distribution["nights"] = .number(Double(asleepDistribution?.n ?? 0))
         return .object([
             "nightsRecorded": .number(Double(nights.count)),
+            "nightsInBedOnly": .number(Double(nightsInBedOnly)),
             "nightsInRange": .number(Double(range.dayCount)),
-            "asleepHours": distribution,
+            "asleepHours": .object(distribution),
             "rows": .array(nights.map { night in
                 .object([
                     "night": .string(night.night.description),
-                    "asleepHours": .number(night.asleepHours),
+                    "asleepHours": night.asleepHours.map(JSONValue.number) ?? .null,
                     "inBedHours": night.inBedHours.map(JSONValue.number) ?? .null,
                     "stages": .object(night.stages.mapValues(JSONValue.number)),
                     "start": time(night.start, night, clock),
@@ -82,7 +89,7 @@ public struct SleepAnswer: Answer {
             columns: ["night", "start", "end", "asleepHours", "inBedHours", "segments"] + stages + ["naps", "napAsleepHours"],
             rows: nights.map { night in
                 var row: [JSONValue] = [.string(night.night.description), time(night.start, night, clock),
-                                        time(night.end, night, clock), .number(night.asleepHours),
+                                        time(night.end, night, clock), night.asleepHours.map(JSONValue.number) ?? .null,
                                         night.inBedHours.map(JSONValue.number) ?? .null, .number(Double(night.segments))]
                 row += stages.map { night.stages[$0].map(JSONValue.number) ?? .null }
                 row += [.number(Double(night.naps.count)),

@@ -10,6 +10,10 @@ import EfferentCore
 ///   `asleepHours` is the union of the asleep stages (unspecified, core, deep, REM); `awake` and
 ///   `inBed` do not subtract from it. `inBedHours` is the union of `inBed`, `nil` when no source
 ///   wrote `inBed`. A stretch without a stage counts as `unknown`.
+/// - A night none of whose stretches is an asleep stage (only "in bed", as an iPhone without a
+///   Watch records, or awake) has no asleep figure: `asleepHours` is `nil`, not 0 h. It is a
+///   night recorded, counted apart (`SleepAnswer.nightsInBedOnly`) and left out of every mean of
+///   time asleep, so a night nobody measured never reads as a night without sleep.
 /// - Stretches of any stage are joined into clusters wherever the gap between them is at most
 ///   3 hours. The cluster with the most time asleep is the main sleep (ties: the longer span,
 ///   then the earlier start); it is never a nap. Any other cluster that lies entirely between
@@ -41,7 +45,9 @@ public struct SleepNight: Sendable, Equatable {
     }
 
     public let night: CalendarDay
-    public let asleepHours: Double
+    /// Hours asleep (the union of the asleep stages); `nil` when no stretch of the night is an
+    /// asleep stage (`isInBedOnly`).
+    public let asleepHours: Double?
     public let inBedHours: Double?
     /// Hours per stage, each the union across sources.
     public let stages: [String: Double]
@@ -53,6 +59,9 @@ public struct SleepNight: Sendable, Equatable {
     public let naps: [Nap]
     /// The zone of the day the night's first stretch was filed under (start and end are shown in it).
     public let timeZone: String?
+
+    /// Whether the night holds no asleep stage (only time in bed, or awake): it has no asleep figure.
+    public var isInBedOnly: Bool { asleepHours == nil }
 
     /// Gaps longer than this separate a nap from the night.
     public static let clusterGap: Int64 = 3 * 3600
@@ -94,7 +103,7 @@ public struct SleepNight: Sendable, Equatable {
         }
         let kept = clusters.indices.filter { !napIndices.contains($0) }.flatMap { members[$0] }
         self.night = night
-        asleepHours = asleep(kept).hours
+        asleepHours = kept.contains { MetricCatalogue.asleepStages.contains($0.stage) } ? asleep(kept).hours : nil
         var byStage: [String: [Range<Int64>]] = [:]
         for stretch in kept { byStage[stretch.stage, default: []].append(stretch.start..<stretch.end) }
         let unions = byStage.mapValues { IntervalUnion($0) }

@@ -78,11 +78,12 @@ public final class LocalMCPServer {
             let asked = params["protocolVersion"]?.stringValue ?? ""
             return Self.encode(Self.result(id: id, .object([
                 "protocolVersion": .string(Self.protocolVersions.contains(asked) ? asked : Self.protocolVersions[0]),
-                "capabilities": .object(["tools": .object([:]), "resources": .object([:])]),
-                "serverInfo": .object(["name": .string("efferent"), "version": .string("1.0.0")]),
+                "capabilities": .object(["tools": .object([:]), "resources": .object([:]), "prompts": .object([:])]),
+                "serverInfo": .object(["name": .string("efferent"), "version": .string(PackageVersion.text)]),
                 "instructions": .string("Start with phone_data_overview: it says which metrics the archive holds, their units and days. "
                                         + "Then ask phone_data_daily, _statistics, _sleep, _workouts (one in detail: _workout), _samples, "
-                                        + "_latest, _rings, _state_of_mind or _compare. The resource efferent://guide says how to read the data."
+                                        + "_latest, _rings, _state_of_mind or _compare. The resource efferent://guide says how to read the data. "
+                                        + "Every answer over days carries coverage: what the days hold of each metric asked for, and where its data is when they hold none."
                                         + (world.write == nil ? "" : " To log meals, water, weight or sleep use phone_data_write; "
                                            + "the owner's writer applies it on its next push, and phone_data_edits shows its answer.")),
             ])))
@@ -94,6 +95,17 @@ public final class LocalMCPServer {
                 "description": .string("The data's traps: totals against readings, local days, iPhone and Watch counted once, sleep, units, pages, what is left out."),
                 "mimeType": .string("text/markdown"),
             ])])])))
+        case "resources/templates/list":
+            // The one resource is fixed; no resource is named by a template.
+            return Self.encode(Self.result(id: id, .object(["resourceTemplates": .array([])])))
+        case "prompts/list":
+            return Self.encode(Self.result(id: id, MCPPrompts.list))
+        case "prompts/get":
+            guard let name = params["name"]?.stringValue, let prompt = MCPPrompts.get(name, arguments: params["arguments"]?.objectValue ?? [:],
+                                                                                      today: world.today()) else {
+                return Self.encode(Self.error(id: id, code: -32602, message: "no such prompt; prompts/list names them"))
+            }
+            return Self.encode(Self.result(id: id, prompt))
         case "resources/read":
             guard params["uri"]?.stringValue == MCPGuide.uri else {
                 return Self.encode(Self.error(id: id, code: -32002, message: "no such resource; resources/list names \(MCPGuide.uri)"))
@@ -177,6 +189,7 @@ public final class LocalMCPServer {
                 return Self.text(answer)
             }
             let request = try MCPTools.request(name, arguments)
+            let spelling = MCPTools.spellingNotes(name, arguments)
             // The one rule of every surface (AnswerScope): since alone runs through today, the days
             // are cut to the archive, and a long range of days comes a page at a time with `next`.
             let archive = request.kind == .overview ? await world.archive() : nil
@@ -184,6 +197,10 @@ public final class LocalMCPServer {
                                                      pageDays: MCPTools.dayWindow)
             return Self.text(bytes: try result.jsonBytes { members in
                 scope.annotate(&members)
+                if !spelling.isEmpty {
+                    let said = spelling.joined(separator: " ")
+                    members["note"] = .string(members["note"]?.stringValue.map { $0 + " " + said } ?? said)
+                }
                 if let warning { members["warning"] = .string(warning) }
             })
         } catch {
@@ -195,11 +212,19 @@ public final class LocalMCPServer {
         .object(["content": .array([.object(["type": .string("text"), "text": .string(sentence)])]), "isError": .bool(true)])
     }
 
-    static func text(_ value: JSONValue) -> JSONValue { text(bytes: (try? value.canonicalBytes()) ?? Array("{}".utf8)) }
+    static func text(_ value: JSONValue) -> JSONValue {
+        result(text: (try? value.canonicalBytes()) ?? Array("{}".utf8), structured: value)
+    }
 
-    /// A tool's result: its answer's JSON text.
+    /// A tool's result: its answer as `structuredContent`, which the tool's `outputSchema`
+    /// describes, and as JSON text for clients that read only content (MCP 2025-06-18).
     static func text(bytes: [UInt8]) -> JSONValue {
-        .object(["content": .array([.object(["type": .string("text"), "text": .string(String(decoding: bytes, as: UTF8.self))])]), "isError": .bool(false)])
+        result(text: bytes, structured: (try? JSONParser.parse(bytes)) ?? .object([:]))
+    }
+
+    private static func result(text bytes: [UInt8], structured: JSONValue) -> JSONValue {
+        .object(["content": .array([.object(["type": .string("text"), "text": .string(String(decoding: bytes, as: UTF8.self))])]),
+                 "structuredContent": structured, "isError": .bool(false)])
     }
 
     static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {

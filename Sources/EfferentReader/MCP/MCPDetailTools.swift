@@ -20,10 +20,11 @@ enum MCPDetailTools {
             return try latest(arguments["metrics"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: source, today: today)
         case "phone_data_rings":
             let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 7, today: today), source: source)
-            return scope.annotated(try rings(scope.range, source: source))
+            return try scope.annotated(try rings(scope.range, source: source),
+                                       covering: "activitySummary.activeEnergyBurned", called: "activity rings", source: source)
         case "phone_data_state_of_mind":
             let scope = try Scope(DayRange(since: try day("since"), until: try day("until"), defaultDays: 30, today: today), source: source)
-            return scope.annotated(try stateOfMind(scope.range, source: source))
+            return try scope.annotated(try stateOfMind(scope.range, source: source), covering: "stateOfMind", called: "State of Mind", source: source)
         case "phone_data_workout":
             guard let text = arguments["start"]?.stringValue, let start = InstantArgument.seconds(text) else {
                 throw MCPDetailError.badStart
@@ -76,8 +77,19 @@ enum MCPDetailTools {
             note = notes.isEmpty ? nil : notes.joined(separator: " ")
         }
 
-        func annotated(_ answer: JSONValue) -> JSONValue {
+        /// The answer with `next`, `note` and the `coverage` of `metric` (as every answer over
+        /// days carries it): when the days hold none, the answer's own "no … between" sentence
+        /// gives way to the one that says where the data is.
+        func annotated(_ answer: JSONValue, covering metric: String, called name: String, source: EventSource) throws -> JSONValue {
             guard case var .object(members) = answer else { return answer }
+            var coverage = try Coverage(span: range, metrics: [metric], of: source)
+            coverage.names = [metric: name]
+            members["coverage"] = coverage.json
+            if let sentence = coverage.sentences.first {
+                // The answer's own sentence keeps its explanation (where such data comes from).
+                let why = members["note"]?.stringValue.flatMap { note in note.firstIndex(of: ":").map { String(note[$0...]) } } ?? ""
+                members["note"] = .string(sentence + (why.isEmpty ? "." : why))
+            }
             if let next { members["next"] = .object(["since": .string(next.since.description), "until": .string(next.until.description)]) }
             if let note { members["note"] = .string(members["note"]?.stringValue.map { $0 + " " + note } ?? note) }
             return .object(members)
@@ -226,6 +238,14 @@ enum MCPDetailTools {
                 guard item.event.kind == .record, item.event.start >= workout.start, item.event.start <= workout.end, let value = item.event.value else { return nil }
                 return (item.event.start, value)
             }.sorted { $0.0 < $1.0 }
+        // A workout whose figures carry no heart rate (Apple's statistics are missing from older
+        // exports and from the phone's) takes its average and maximum from the readings during it,
+        // and says so: a list of 112 readings beside a null average reads as a fault.
+        if workout.averageHeartRate == nil, workout.maximumHeartRate == nil, !readings.isEmpty {
+            members["averageHeartRate"] = .number(Distribution.round3(readings.reduce(0) { $0 + $1.1 } / Double(readings.count)))
+            members["maximumHeartRate"] = .number(Distribution.round3(readings.map(\.1).max()!))
+            members["heartRateFrom"] = .string("the \(readings.count) heart-rate readings during the workout")
+        }
         members["heartRate"] = .object(["unit": .string("count/min"), "readings": .number(Double(readings.count)),
                                         "columns": .array([.string("time"), .string("bpm")]),
                                         "points": .array(slices(readings, limit: 300).map { point in
@@ -257,7 +277,7 @@ enum MCPDetailTools {
                 }),
                 "gpx": .string("efferent export route --start \(ISOInstant.text(start)) writes every fix as GPX"),
             ])
-            if step > 1 { members["note"] = .string("the route's points are every \(step)th fix of \(fixes.count); distance and splits use them all") }
+            if step > 1 { members["note"] = .string("the route's points are one fix in \(step) of \(fixes.count); distance and splits use them all") }
         } catch AnswerError.noRoute {
             members["route"] = .null
         }

@@ -17,9 +17,11 @@ enum MCPGuide {
         - Days are local days of the archive's time zone. Instants are printed on that day's wall clock with their offset (2025-06-01T07:00:00+02:00).
         - A night is named by the evening it began (`_sleep`): the night of 2025-06-01 ends on the morning of 2025-06-02.
         - `since` alone runs through today. Days outside the archive are left out, and the answer's `note` says so.
+        - The writer uploads empty days up to today, so days inside the archive can hold no data. Every answer over days carries `coverage`: for each metric asked, the days with data, the first and last of them, the days missing, and the nearest data before and after (`dataBefore`, `dataAfter`). When the days hold none, `coverage.note` and the answer's `note` say where the data is ("your steps end on 2017-12-31"): tell the person that, rather than reporting zero.
 
         ## Sleep
         - Stages from several sources are joined as unions, never summed; inBed is time in bed, asleep the sum of asleep stages. Naps are listed apart.
+        - A night with only time in bed (an iPhone without a Watch records no stages) has no asleep figure: its `asleepHours` is null, it counts in `nightsInBedOnly`, and the mean leaves it out. `asleepHours.nights` says how many nights the mean averages; say so when it is fewer than the nights recorded.
 
         ## Units
         - Wire units: kcal, m, count/min, kg, ms, mL, degC. Fractions of 1 for percentages: oxygenSaturation 0.97 is 97 %.

@@ -23,6 +23,7 @@ enum MCPTools {
             var schema: [String: JSONValue] = ["type": .string("object"), "properties": .object(properties)]
             if !required.isEmpty { schema["required"] = .array(required.map { .string($0) }) }
             return .object(["name": .string(name), "description": .string(description), "inputSchema": .object(schema),
+                            "outputSchema": outputSchema(name),
                             "annotations": name == "phone_data_sync" ? annotations(readOnly: false, openWorld: true) : annotations(readOnly: true)])
         }
         func names(_ list: [String], _ description: String) -> JSONValue {
@@ -31,6 +32,9 @@ enum MCPTools {
             return .object(schema)
         }
         let range: [String: JSONValue] = ["since": day, "until": day]
+        func grouping(_ description: String) -> JSONValue {
+            .object(["type": .string("string"), "enum": .array(["day", "week", "month", "year"].map { .string($0) }), "description": .string(description)])
+        }
         let period: JSONValue = .object(["type": .string("object"), "required": .array([.string("since"), .string("until")]),
                                          "properties": .object(["since": day, "until": day])])
         let offset: JSONValue = .object(["type": .string("integer"), "minimum": .number(0), "maximum": .number(Double(DayRange.Limits.maximumOffset)),
@@ -40,8 +44,8 @@ enum MCPTools {
             tool("phone_data_daily", "Per day: totals summed (steps, activeEnergy, …), readings as min, mean and max (heartRate, bloodPressureSystolic, …); default the last 90 days, since alone through today; a longer range comes \(dayWindow) days a page, with next.since and next.until.",
                  range.merging(["metrics": .object(["type": .string("array"), "items": names(numeric, "a metric the archive holds")])]) { a, _ in a }),
             tool("phone_data_statistics", "Distribution per day/week/month/year of a total or of readings (heartRate, bodyMass, …); sum only for totals.",
-                 range.merging(["metric": names(numeric, "a metric the archive holds"),
-                                "group_by": .object(["type": .string("string"), "enum": .array(["day", "week", "month", "year"].map { .string($0) })])]) { a, _ in a },
+                 range.merging(["metric": names(numeric, "a metric the archive holds"), "groupBy": grouping("day, week, month (the default) or year"),
+                                "group_by": grouping("the older spelling of groupBy, still accepted (the answer's note says so)")]) { a, _ in a },
                  required: ["metric"]),
             tool("phone_data_sleep", "Nights stitched from every source (stage unions, never sums), named by their evening; naps apart; \(dayWindow) nights a page.", range),
             tool("phone_data_workouts", "Workouts with activity, minutes, source, distance, energy, heart rate and route fixes; counts per activity; 1000 rows a page.",
@@ -87,12 +91,14 @@ enum MCPTools {
             .object(["name": .string("phone_data_write"),
                      // A write: it queues an edit each call, and a put or delete replaces or removes an agent's earlier entry.
                      "annotations": annotations(readOnly: false, destructive: true, idempotent: false, openWorld: true),
+                     "outputSchema": outputSchema("phone_data_write"),
                      "description": .string("Log entries (meals, water, weight, sleep) into the owner's Health: sealed so only the owner's writer reads them, applied on its next push, reversible by the owner."),
                      "inputSchema": .object(["type": .string("object"), "required": .array([.string("items")]),
                                              "properties": .object(["items": .object(["type": .string("array"), "items": item,
                                                                                        "minItems": .number(1), "maxItems": .number(500)])])])]),
             .object(["name": .string("phone_data_edits"),
                      "annotations": annotations(readOnly: true, openWorld: true),
+                     "outputSchema": outputSchema("phone_data_edits"),
                      "description": .string("Edits sent and what the writer answered: pending, applied, or each failed item's index, id and word."),
                      "inputSchema": .object(["type": .string("object"),
                                              "properties": .object(["all": .object(["type": .string("boolean"), "description": .string("include answered edits")])])])]),
@@ -115,7 +121,7 @@ enum MCPTools {
             return AnswerRequest(kind: .daily, since: since, until: until, metrics: metrics)
         case "phone_data_statistics":
             return AnswerRequest(kind: .statistics, since: since, until: until, metric: arguments["metric"]?.stringValue,
-                                 groupBy: arguments["group_by"]?.stringValue)
+                                 groupBy: (arguments["groupBy"] ?? arguments["group_by"])?.stringValue)
         case "phone_data_sleep": return AnswerRequest(kind: .sleep, since: since, until: until)
         case "phone_data_workouts":
             var request = AnswerRequest(kind: .workouts, since: since, until: until, activity: arguments["activity"]?.stringValue)
@@ -128,6 +134,16 @@ enum MCPTools {
             return request
         default: throw MCPError.unknownTool(name)
         }
+    }
+}
+
+extension MCPTools {
+    /// Arguments spelt the older way, read as the one spelling the API and MCP share, each said
+    /// in a sentence the answer's note carries.
+    static func spellingNotes(_ name: String, _ arguments: [String: JSONValue]) -> [String] {
+        guard name == "phone_data_statistics", arguments["group_by"] != nil else { return [] }
+        return arguments["groupBy"] == nil ? ["group_by is read as groupBy, the spelling the API and MCP share."]
+            : ["group_by was left aside for groupBy, the spelling the API and MCP share."]
     }
 }
 

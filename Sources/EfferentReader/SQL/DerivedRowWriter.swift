@@ -106,7 +106,7 @@ final class DerivedRowWriter {
             rows.append([
                 .text(night.night.description), .text(try LocalInstant.iso(night.start, in: zone, clock: clock)),
                 .text(try LocalInstant.iso(night.end, in: zone, clock: clock)), .integer(night.start), .integer(night.end),
-                .real(night.asleepHours), hours(night.inBedHours), hours(night.stages["awake"]), hours(night.stages["asleepUnspecified"]),
+                hours(night.asleepHours), hours(night.inBedHours), hours(night.stages["awake"]), hours(night.stages["asleepUnspecified"]),
                 hours(night.stages["asleepCore"]), hours(night.stages["asleepDeep"]), hours(night.stages["asleepREM"]),
                 hours(night.stages["unknown"]), .integer(Int64(night.segments)), .integer(Int64(night.naps.count)),
                 .real(Distribution.round3(night.naps.reduce(0) { $0 + $1.asleepHours })),

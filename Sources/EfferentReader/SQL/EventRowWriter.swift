@@ -1,8 +1,9 @@
 import EfferentCore
 import EfferentSQLite
 
-/// Writes and removes the `event_rows`, `sample_runs`, `series`, `series_days` and `days` rows of
-/// whole days.
+/// Writes and removes the `event_rows`, `readings`, `sample_runs`, `series`, `series_days` and
+/// `days` rows of whole days. A record with a value and nothing else (`isReading`) goes to the
+/// typed `readings`, every other event to `event_rows`.
 ///
 /// Each distinct series key gets one `series` row, found again through a table kept in memory, so
 /// an event row carries an integer where a wide table would repeat five strings.
@@ -11,6 +12,7 @@ final class EventRowWriter {
     private let clock: LocalClock
     private var seriesIDs: [DaySeries.Key: Int64] = [:]
     private let insertEvent: SQLiteStatement
+    private let insertReading: SQLiteStatement
     private let insertRun: SQLiteStatement
     private let insertSeries: SQLiteStatement
     private let insertSeriesDay: SQLiteStatement
@@ -22,6 +24,10 @@ final class EventRowWriter {
         self.db = db
         self.clock = clock
         insertEvent = try db.statement("INSERT INTO event_rows VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+        insertReading = try db.statement("""
+            INSERT INTO readings (day, metric, value, unit, source, start_epoch, end_epoch, start_offset, end_offset)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """)
         insertRun = try db.statement("INSERT INTO sample_runs VALUES (?1, ?2, ?3, ?4)")
         insertSeries = try db.statement("INSERT INTO series (metric, kind, bucket, unit, source) VALUES (?1, ?2, ?3, ?4, ?5)")
         insertSeriesDay = try db.statement("INSERT INTO series_days VALUES (?1, ?2, ?3)")
@@ -59,7 +65,26 @@ final class EventRowWriter {
                 seq += Int64(run.events.count)
                 continue
             }
-            for event in run.events {
+            if Self.isReading(run.key) {
+                let metric = SQLiteValue.text(run.key.metric), unit = run.key.unit.map(SQLiteValue.text) ?? .null
+                let source = run.key.source.map(SQLiteValue.text) ?? .null
+                for event in run.events where Self.isReading(event) {
+                    insertReading.rewind()
+                    try insertReading.bind(1, dayText)
+                    try insertReading.bind(2, metric)
+                    try insertReading.bind(3, real: event.value)
+                    try insertReading.bind(4, unit)
+                    try insertReading.bind(5, source)
+                    try insertReading.bind(6, integer: event.start)
+                    try insertReading.bind(7, integer: event.end)
+                    let startOffset = zone.offset(at: Double(event.start))
+                    try insertReading.bind(8, integer: startOffset)
+                    try insertReading.bind(9, integer: event.end == event.start ? startOffset : zone.offset(at: Double(event.end)))
+                    _ = try insertReading.step()
+                    seq += 1
+                }
+            }
+            for event in run.events where !(Self.isReading(run.key) && Self.isReading(event)) {
                 insertEvent.rewind()
                 try insertEvent.bind(1, integer: id)
                 try insertEvent.bind(2, dayText)
@@ -84,16 +109,27 @@ final class EventRowWriter {
         eventsWritten += Int(seq)
     }
 
+    /// Whether events of a series may be readings: records of no bucket.
+    static func isReading(_ key: DaySeries.Key) -> Bool { key.kind == .record && key.bucket == nil }
+
+    /// Whether an event of such a series is a reading: a value and nothing else.
+    static func isReading(_ event: DayEvent) -> Bool {
+        event.value != nil && event.stage == nil && event.activity == nil && event.duration == nil
+    }
+
     /// Removes every row of `day` (its events, its series tallies and its `days` row).
     func remove(_ day: CalendarDay) throws {
         let dayText = SQLiteValue.text(day.description)
-        let ids = try db.statement("SELECT series_id FROM series_days WHERE day = ?1").rows([dayText]) { $0.int64(0) }
+        let ids = try db.statement("SELECT d.series_id, s.metric FROM series_days d JOIN series s ON s.series_id = d.series_id WHERE d.day = ?1")
+            .rows([dayText]) { ($0.int64(0), $0.text(1)) }
         let delete = try db.statement("DELETE FROM event_rows WHERE series_id = ?1 AND day = ?2")
         let deleteRun = try db.statement("DELETE FROM sample_runs WHERE series_id = ?1 AND day = ?2")
-        for id in ids {
+        let deleteReadings = try db.statement("DELETE FROM readings WHERE metric = ?1 AND day = ?2")
+        for (id, _) in ids {
             try delete.run([.integer(id), dayText])
             try deleteRun.run([.integer(id), dayText])
         }
+        for metric in Set(ids.map(\.1)) { try deleteReadings.run([.text(metric), dayText]) }
         try db.statement("DELETE FROM series_days WHERE day = ?1").run([dayText])
         try db.statement("DELETE FROM days WHERE day = ?1").run([dayText])
     }

@@ -21,11 +21,12 @@ public enum ChartRange: String, Sendable, CaseIterable {
         return (try? DayRange(since: since, until: until)) ?? (try! DayRange(since: until, until: until))
     }
 
-    /// The day the span ends on when none is asked: today, but for `ALL` the last day the metric
-    /// has (never after today), so an archive that ended years ago fills the chart rather than its
-    /// first fifth.
+    /// The day the span ends on when none is asked: the last day the metric has, never after
+    /// today, so a page opens on the latest data rather than the calendar — an archive whose data
+    /// stopped in 2017 opens on its last month, not on thirty empty days (and `ALL` fills the chart
+    /// rather than its first fifth). Today when the metric has no day at all.
     public func defaultUntil(today: CalendarDay, last: CalendarDay?) -> CalendarDay {
-        guard self == .all, let last else { return today }
+        guard let last else { return today }
         return min(last, today)
     }
 

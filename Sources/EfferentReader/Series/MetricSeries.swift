@@ -117,15 +117,18 @@ public enum MetricSeries {
             let members = (index...last).compactMap { byNight[range.since.adding(days: $0)] }
             var bin = ChartBin(start: Double(index), end: Double(last + 1),
                                label: DayText.span(range.since.adding(days: index), range.since.adding(days: last)))
+            // Nights with only time in bed have no asleep figure (SleepNight): they are counted
+            // in the bin but left out of its means, as `sleep` leaves them out of its own.
+            let asleep = members.filter { !$0.isInBedOnly }
             if !members.isEmpty {
                 bin.count = members.count
                 var parts = [String: Double]()
-                for night in members {
-                    for (stage, hours) in night.stages where stage != "inBed" { parts[stage, default: 0] += hours / Double(members.count) }
+                for night in asleep {
+                    for (stage, hours) in night.stages where stage != "inBed" { parts[stage, default: 0] += hours / Double(asleep.count) }
                 }
                 bin.parts = parts
                 seen.formUnion(parts.keys)
-                bin.value = members.reduce(0) { $0 + $1.asleepHours } / Double(members.count)
+                if !asleep.isEmpty { bin.value = asleep.reduce(0) { $0 + ($1.asleepHours ?? 0) } / Double(asleep.count) }
             }
             bins.append(bin)
             index = last + 1

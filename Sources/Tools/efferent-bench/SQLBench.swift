@@ -60,5 +60,29 @@ enum SQLBench {
         Measure.row("sql: a year's steps by month (median 5)", Measure.format(sql.seconds * 1000, "ms", digits: 0),
                     "daily --metric steps " + Measure.format(daily.seconds * 1000, "ms", digits: 0), ratio: sql.seconds / daily.seconds,
                     goal: "≤ 100 ms")
+        try engines(file)
+    }
+
+    /// The DuckDB and Datasette queries documents/sql.md documents, timed on the exported file by
+    /// `interop/sql_timings.py`, each beside the same query on the `daily` table (issue 41 item 6).
+    static func engines(_ file: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "interop/sql_timings.py", file]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let timings = (try? JSONParser.parse(Array(data)))?.objectValue else {
+            throw BenchError("interop/sql_timings.py exited \(process.terminationStatus) (scripts/lib.sh's ensure_sql_engines installs DuckDB and Datasette)")
+        }
+        let goals = ["duckdb: 90th percentile of heart rate (readings)": "≤ 3 s", "datasette: a page of readings": "≤ 1 s",
+                     "datasette: a page of events, ?_nocount=1": "≤ 1 s"]
+        for name in timings.keys.sorted() {
+            guard let seconds = timings[name]?["seconds"]?.numberValue, let reference = timings[name]?["reference"]?.numberValue else { continue }
+            Measure.row(name, Measure.format(seconds, "s", digits: 2), "same on daily " + Measure.format(reference, "s", digits: 2),
+                        ratio: seconds / reference, goal: goals[name] ?? "")
+        }
     }
 }

@@ -49,6 +49,22 @@ import Glibc
         #expect(try F.rows(file, "SELECT start_time, end_time FROM events WHERE metric = 'steps' AND bucket = 'day' AND day = '2025-03-30'")
                 == [[.text("2025-03-30T00:00:00+01:00"), .text("2025-03-31T00:00:00+02:00")]])
 
+        // readings: every record with a value and nothing else but the samples faster than a second,
+        // typed (a REAL in every row, the metric in the row), with its local start computed as it is read.
+        let readings = try F.rows(file, "SELECT day, metric, start_epoch, end_epoch, value, unit, source, start_time, typeof(value) FROM readings")
+        let expectedReadings = all.filter { item in
+            let event = item.event
+            return event.kind == .record && event.bucket == nil && event.value != nil && event.stage == nil && event.activity == nil
+                && event.duration == nil && !RecordParts.isSampleSeries(event.metric)
+        }.map { item -> [SQLiteValue] in
+            let event = item.event
+            return [.text(item.day.description), .text(event.metric), .integer(event.start), .integer(event.end), real(event.value), text(event.unit),
+                    text(event.source), .text(LocalInstant.iso(event.start, offset: ZoneCalendar(identifier: F.zone)!.offset(at: Double(event.start)))),
+                    .text("real")]
+        }
+        #expect(!expectedReadings.isEmpty && readings.sorted { "\($0)" < "\($1)" } == expectedReadings.sorted { "\($0)" < "\($1)" })
+        #expect(try F.rows(file, "SELECT count(*) FROM events WHERE metric = 'heartRate'") == [[.integer(Int64(readings.filter { $0[1] == .text("heartRate") }.count))]])
+
         // daily: what DailyAnswer gives for the whole range, totals as one value, readings as min/mean/max.
         let range = try DayRange(since: F.first, until: F.days.last!)
         let daily = try DailyAnswer(from: source, metrics: ["steps", "heartRate", "bodyMass", "workout.heartRate.average"], range: range)
@@ -73,7 +89,7 @@ import Glibc
         // Nights and workouts: what SleepAnswer and WorkoutsAnswer give over the same days.
         let sleep = try SleepAnswer(from: source, range: range)
         #expect(try F.rows(file, "SELECT night, start_epoch, end_epoch, asleep_hours, in_bed_hours, asleep_core_hours, asleep_deep_hours, segments FROM sleep_nights ORDER BY night")
-                == sleep.nights.map { [.text($0.night.description), .integer($0.start), .integer($0.end), .real($0.asleepHours), real($0.inBedHours),
+                == sleep.nights.map { [.text($0.night.description), .integer($0.start), .integer($0.end), real($0.asleepHours), real($0.inBedHours),
                                        real($0.stages["asleepCore"]), real($0.stages["asleepDeep"]), .integer(Int64($0.segments))] })
         #expect(sleep.nights.count == 40)
         let workouts = try WorkoutsAnswer(from: source, range: range).workouts
@@ -97,7 +113,8 @@ import Glibc
     /// Every table of two files, the columns that say when a file was written left out.
     func tables(_ file: String) throws -> [String: [[SQLiteValue]]] {
         var out = [String: [[SQLiteValue]]]()
-        for (table, order) in [("days", "day"), ("events", "day, start_epoch, metric, source, end_epoch, value, stage"), ("daily", "day, metric"),
+        for (table, order) in [("days", "day"), ("events", "day, start_epoch, metric, source, end_epoch, value, stage"),
+                               ("readings", "day, metric, source, start_epoch, end_epoch, value"), ("daily", "day, metric"),
                                ("sleep_nights", "night"), ("workouts", "start_epoch"), ("routes", "workout_start, epoch, ordinal"),
                                ("metrics", "metric")] {
             out[table] = try F.rows(file, "SELECT * FROM \(table) ORDER BY \(order)").map { row in table == "days" ? Array(row.dropLast()) : row }
@@ -121,6 +138,8 @@ import Glibc
         let rewritten = try F.rows(file, "SELECT day FROM days WHERE exported_at = '2025-06-15T15:10:00Z' ORDER BY day")
         #expect(rewritten == changed.map { [.text($0.description)] }, "only the changed days' rows were written again")
         #expect(try F.rows(file, "SELECT mean FROM daily WHERE metric = 'heartRate' AND day = '\(F.days[12])'") == [[.real(Distribution.round3((66 + 80 + 63) / 3.0))]])
+        #expect(try F.rows(file, "SELECT value FROM readings WHERE metric = 'heartRate' AND day = '\(F.days[12])' ORDER BY start_epoch")
+                == [[.real(66)], [.real(80)], [.real(63)]], "the typed readings follow the day's new version")
 
         let fresh = path(harness, "fresh.db")
         _ = try F.export(harness, mirror, to: fresh).run()
@@ -147,7 +166,7 @@ import Glibc
                 == [[.text(F.days[10].description), .text(F.days[19].description), .integer(10)]])
         // The last night ends the next morning, outside the bounds, as `efferent sleep --until` reads it.
         let sleep = try SleepAnswer(from: MirrorSource(mirror: mirror), range: DayRange(since: F.days[10], until: F.days[19]))
-        #expect(try F.rows(file, "SELECT night, asleep_hours FROM sleep_nights ORDER BY night") == sleep.nights.map { [.text($0.night.description), .real($0.asleepHours)] })
+        #expect(try F.rows(file, "SELECT night, asleep_hours FROM sleep_nights ORDER BY night") == sleep.nights.map { [.text($0.night.description), $0.asleepHours.map(SQLiteValue.real) ?? .null] })
         // Other bounds are another file: built again whole.
         let wider = SQLExport(mirror: mirror, path: file, archiveID: export.archiveID, timeZone: F.zone, since: F.days[5])
         #expect(try wider.run().kind == .built)

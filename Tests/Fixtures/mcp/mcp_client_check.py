@@ -65,6 +65,7 @@ async def questions(session, since, until):
             "annotations": tool.annotations.model_dump(exclude_none=True, by_alias=True) if tool.annotations else None,
             "properties": sorted((attr(tool, "input_schema", "inputSchema").get("properties") or {}).keys()),
             "metricEnum": ((attr(tool, "input_schema", "inputSchema").get("properties") or {}).get("metric") or {}).get("enum"),
+            "outputSchema": bool(attr(tool, "output_schema", "outputSchema")),
         }
         for tool in tools
     }
@@ -72,11 +73,14 @@ async def questions(session, since, until):
     async def call(name, arguments):
         try:
             result = await session.call_tool(name, arguments)
-            return {"isError": bool(attr(result, "is_error", "isError")), "text": text_of(result)}
+            return {"isError": bool(attr(result, "is_error", "isError")), "text": text_of(result),
+                    "structured": attr(result, "structured_content", "structuredContent") is not None}
         except MCPError as error:
             return {"rpcError": error.error.code, "text": error.error.message}
 
-    seen["groupBy"] = await call("phone_data_statistics", {"metric": "steps", "groupBy": "week"})
+    seen["groupBy"] = await call("phone_data_statistics", {"metric": "steps", "groupby": "week"})
+    # One spelling across the API and MCP (groupBy); the older group_by is taken with a note (issue 41).
+    seen["groupByCamel"] = await call("phone_data_statistics", {"metric": "steps", "groupBy": "week", "since": since, "until": until})
     seen["metricsAsString"] = await call("phone_data_daily", {"metrics": "steps"})
     seen["unknownMetric"] = await call("phone_data_samples", {"metric": "stepz"})
     seen["unknownTool"] = await call("phone_data_everything", {})

@@ -73,8 +73,21 @@
     main.replaceChildren(...nodes.flat(Infinity).filter((node) => node !== null && node !== undefined && node !== false));
   }
 
+  // A page that cannot be shown, in the app's own page: what went wrong in a sentence, and the
+  // way back (the server answers a path it has no page for with this shell and its status).
   function fail(message) {
-    show(el("h1", {}, "Something went wrong"), el("p", { class: "error", role: "alert" }, message));
+    document.title = "Not shown — Efferent";
+    show(el("h1", {}, "This page cannot be shown"), el("p", { class: "error", role: "alert" }, message),
+      el("p", {}, el("a", { href: "/" }, "Go to Today"), " · ", el("a", { href: "/catalogue" }, "See what the archive holds")));
+  }
+
+  // What a range holds of its metric, and where the data is when it holds none (the answers'
+  // coverage), with a link to that data.
+  function coverageNote(path, range, coverage, extra) {
+    if (!coverage || !coverage.note) return null;
+    return el("p", { class: "coverage", "data-coverage": "none" }, coverage.note,
+      coverage.jump ? [" ", el("a", { class: "pill", href: path + query(Object.assign({ range: range.name, until: coverage.jump.until }, extra || {})) },
+        coverage.jump.label + " →")] : null);
   }
 
   async function api(path) {
@@ -198,14 +211,16 @@
     });
     const workouts = data.workouts.length
       ? table(["When", "Activity", { text: "Duration", num: true }, { text: "Distance", num: true }],
-          data.workouts.map((w) => el("tr", {}, el("td", {}, w.when), el("td", {}, el("a", { href: "/workouts/" + w.start }, w.title)),
-            el("td", { class: "num" }, w.duration), el("td", { class: "num" }, w.distance || "–"))))
+          data.workouts.map((w) => el("tr", {}, el("td", { class: "under", "data-label": "When" }, w.when),
+            el("td", { class: "lead wrap", "data-label": "Activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+            el("td", { class: "num", "data-label": "Duration" }, w.duration), el("td", { class: "num", "data-label": "Distance" }, w.distance || "–"))),
+          { class: "recent stack" })
       : el("p", { class: "muted" }, "No workouts in the last 30 days.");
     show(el("h1", {}, "Today"), el("p", { class: "sub" }, data.label),
       el("section", { class: "rings", "aria-label": "Activity rings" }, svg(rings.svg), el("div", {}, ringList,
         rings.note ? el("p", { class: "muted" }, rings.note) : null)),
       el("h2", {}, "Headlines"), el("div", { class: "cards" }, cards),
-      el("h2", {}, "Recent workouts"), workouts);
+      el("h2", {}, "Recent workouts"), data.workoutsNote ? el("p", { class: "muted" }, data.workoutsNote) : null, workouts);
   }
 
   async function metric(name) {
@@ -220,6 +235,7 @@
       el("p", { class: "sub" }, data.metric + (data.unit.symbol ? ", shown in " + data.unit.symbol : "") +
         (data.firstDay ? " · in the archive from " + data.firstDay + " to " + data.lastDay : " · none in this archive")),
       rangeLinks("/metrics/" + encodeURIComponent(name), data.range, data.ranges),
+      coverageNote("/metrics/" + encodeURIComponent(name), data.range, data.coverage),
       chart(data.chart, data.reads),
       el("dl", { class: "stats", "aria-label": "Statistics for the range" },
         facts.map(([term, value]) => el("div", { "data-stat": term.toLowerCase() }, el("dt", {}, term), el("dd", {}, value || "–")))),
@@ -227,8 +243,8 @@
       valuesTable(data.chart));
   }
 
-  function stageCells(stages, keys) {
-    return keys.map((key) => el("td", { class: "num", "data-stage": key, "data-hours": stages[key] !== undefined ? stages[key] : null },
+  function stageCells(stages, keys, names) {
+    return keys.map((key) => el("td", { class: "num", "data-label": names[key], "data-stage": key, "data-hours": stages[key] !== undefined ? stages[key] : null },
       stages[key] !== undefined ? hours(stages[key]) : "–"));
   }
 
@@ -245,13 +261,14 @@
     const names = { asleepDeep: "Deep", asleepCore: "Core", asleepREM: "REM", asleepUnspecified: "Unspecified", awake: "Awake", inBed: "In bed" };
     const used = keys.filter((key) => data.nights.some((night) => night.stages[key] !== undefined));
     const rows = data.nights.map((night) => el("tr", { "data-night": night.night },
-      el("td", {}, el("a", { href: "/sleep/" + night.night }, night.label)),
-      el("td", { class: "num", "data-hours": night.asleepHours }, night.asleep), stageCells(night.stages, used),
-      el("td", {}, night.from + "–" + night.to)));
+      el("td", { class: "lead", "data-label": "Night" }, el("a", { href: "/sleep/" + night.night }, night.label)),
+      el("td", { class: "num", "data-label": "Asleep", "data-hours": night.asleepHours }, night.asleep), stageCells(night.stages, used, names),
+      el("td", { "data-label": "Bed time" }, night.from + "–" + night.to)));
     show(el("h1", {}, "Sleep"), rangeLinks("/sleep", data.range, data.ranges),
+      coverageNote("/sleep", data.range, data.coverage),
       chart(data.chart, "Stacked stage hours per night"),
-      data.asleep ? el("p", {}, data.asleep.text) : el("p", { class: "muted" }, "No nights recorded in this range."),
-      rows.length ? table(["Night", { text: "Asleep", num: true }].concat(used.map((k) => ({ text: names[k], num: true }))).concat(["Bed time"]), rows, { class: "nights" }) : null);
+      data.asleep ? el("p", { class: "mean" }, data.asleep.text) : el("p", { class: "muted" }, "No time asleep recorded in this range."),
+      rows.length ? table(["Night", { text: "Asleep", num: true }].concat(used.map((k) => ({ text: names[k], num: true }))).concat(["Bed time"]), rows, { class: "nights stack" }) : null);
   }
 
   async function night(day) {
@@ -283,17 +300,17 @@
     const data = await api("/api/v1/pages/workouts" + query({ range: p.range, until: p.until }));
     // Each cell names its column (data-label), so a phone shows a workout as a stacked card.
     const rows = data.workouts.map((w) => el("tr", { "data-start": w.start },
-      el("td", { "data-label": "When", class: "when" }, w.when),
-      el("td", { "data-label": "Activity", class: "activity" }, el("a", { href: "/workouts/" + w.start }, w.title)),
+      el("td", { "data-label": "When", class: "when under" }, w.when),
+      el("td", { "data-label": "Activity", class: "activity lead" }, el("a", { href: "/workouts/" + w.start }, w.title)),
       el("td", { class: "num", "data-label": "Duration" }, w.duration),
       el("td", { class: "num", "data-label": "Distance", "data-meters": w.distanceMeters }, w.distance || "–"),
       el("td", { class: "num", "data-label": "Energy" }, w.energy || "–"),
       el("td", { class: "num", "data-label": "Heart rate" }, w.heartRate || "–")));
-    show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges),
+    show(el("h1", {}, "Workouts"), rangeLinks("/workouts", data.range, data.ranges), coverageNote("/workouts", data.range, data.coverage),
       el("p", {}, data.total + " workout" + (data.total === 1 ? "" : "s") +
         (data.byActivity.length ? ": " + data.byActivity.map((a) => a.count + " " + a.title.toLowerCase() + " (" + a.time + ")").join(", ") : ".")),
       rows.length ? table(["When", "Activity", { text: "Duration", num: true }, { text: "Distance", num: true },
-        { text: "Energy", num: true }, { text: "Heart rate", num: true }], rows, { class: "workouts" }) : null);
+        { text: "Energy", num: true }, { text: "Heart rate", num: true }], rows, { class: "workouts stack" }) : null);
   }
 
   async function workout(start) {
@@ -312,13 +329,18 @@
 
   async function catalogue() {
     const data = await api("/api/v1/pages/catalogue");
+    // Names and codes wrap, so the table fits its column on a wide screen; on a phone each
+    // metric is a card with every column named.
     const rows = data.metrics.map((m) => el("tr", { "data-metric": m.metric },
-      el("td", {}, m.page ? el("a", { href: m.page }, m.title) : m.title), el("td", {}, el("code", {}, m.metric)),
-      el("td", {}, m.kind), el("td", {}, m.unit || "–"), el("td", {}, m.firstDay), el("td", {}, m.lastDay),
-      el("td", { class: "num" }, String(m.daysCovered)), el("td", { class: "num" }, m.events.toLocaleString("en"))));
+      el("td", { class: "lead wrap", "data-label": "Metric" }, m.page ? el("a", { href: m.page }, m.title) : m.title),
+      el("td", { class: "under wrap", "data-label": "Name" }, el("code", {}, m.metric)),
+      el("td", { "data-label": "Kind" }, m.kind), el("td", { class: "wrap", "data-label": "Unit" }, m.unit || "–"),
+      el("td", { "data-label": "First day" }, m.firstDay), el("td", { "data-label": "Last day" }, m.lastDay),
+      el("td", { class: "num", "data-label": "Days" }, String(m.daysCovered)),
+      el("td", { class: "num", "data-label": "Events" }, m.events.toLocaleString("en"))));
     show(el("h1", {}, "Catalogue"),
       el("p", { class: "sub" }, data.days + " days mirrored" + (data.firstDay ? ", " + data.firstDay + " to " + data.lastDay : "") + "; " + data.metrics.length + " metrics."),
-      table(["Metric", "Name", "Kind", "Unit", "First day", "Last day", { text: "Days", num: true }, { text: "Events", num: true }], rows, { class: "catalogue" }));
+      table(["Metric", "Name", "Kind", "Unit", "First day", "Last day", { text: "Days", num: true }, { text: "Events", num: true }], rows, { class: "catalogue stack" }));
   }
 
   // ---------------------------------------------------------------- routing
