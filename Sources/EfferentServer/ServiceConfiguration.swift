@@ -53,14 +53,17 @@ public struct RateLimits: Sendable, Equatable {
     public var claims: Int
     public var writes: Int
     public var edits: Int
+    /// Recovery kits put and fetched (an extension: `PUT`/`GET /kit/<locator>`).
+    public var kits: Int
 
-    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60) {
+    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60, kits: Int = 30) {
         self.claims = claims
         self.writes = writes
         self.edits = edits
+        self.kits = kits
     }
 
-    /// Parses `claims=5,writes=300,edits=60` (any subset; the rest keep their defaults) or `off`.
+    /// Parses `claims=5,writes=300,edits=60,kits=30` (any subset; the rest keep their defaults) or `off`.
     public static func parse(_ text: String) -> RateLimits?? {
         if text == "off" { return .some(nil) }
         var limits = RateLimits()
@@ -71,6 +74,7 @@ public struct RateLimits: Sendable, Equatable {
             case "claims": limits.claims = n
             case "writes": limits.writes = n
             case "edits": limits.edits = n
+            case "kits": limits.kits = n
             default: return nil
             }
         }

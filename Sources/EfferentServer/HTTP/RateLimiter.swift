@@ -6,13 +6,14 @@ import EfferentSystem
 /// database for PostgreSQL (every process behind the load balancer shares them).
 final class RateLimiter: Sendable {
     enum Kind: String, Sendable {
-        case claims, writes, edits
+        case claims, writes, edits, kits
 
         var sentence: String {
             switch self {
             case .claims: "too many claims and registrations from here just now"
             case .writes: "too many writes from here just now"
             case .edits: "too many edits from here just now"
+            case .kits: "too many recovery-kit requests from here just now"
             }
         }
     }
@@ -31,6 +32,7 @@ final class RateLimiter: Sendable {
         case .claims: limits.claims
         case .writes: limits.writes
         case .edits: limits.edits
+        case .kits: limits.kits
         }
         let second = Int64(now.timeIntervalSince1970)
         let minute = second - second % 60

@@ -340,6 +340,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
         try write(changing: id) { db in
             try db.statement("DELETE FROM day WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM edit WHERE bucket = ?").run([.text(id.rawValue)])
+            try db.statement("DELETE FROM kit WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM bucket WHERE id = ?").run([.text(id.rawValue)])
             return db.changes == 1
         }

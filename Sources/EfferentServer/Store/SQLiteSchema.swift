@@ -51,6 +51,18 @@ enum SQLiteSchema {
         );
         INSERT INTO tally (name, bytes) VALUES ('service', 0);
         """),
+        (2, """
+        -- Recovery kits' sealed records (documents/protocol.md, "Recovery kits"), off Efferent's
+        -- routes: each under a locator derived from a secret the service never sees.
+        CREATE TABLE kit (
+            locator TEXT PRIMARY KEY,
+            bucket TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            at INTEGER NOT NULL,                -- ms since 1970 when put
+            sealed BLOB NOT NULL
+        );
+        CREATE INDEX kit_bucket ON kit (bucket, at);
+        """),
     ]
 
     /// Applies every migration the database has not seen, each in its own transaction.

@@ -18,12 +18,13 @@ public enum StoreMigration {
         public var dayBytes: Int64 = 0
         public var edits = 0
         public var invites = 0
+        public var kits = 0
         public var taken: Int64 = 0
 
         public var description: String {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return "\(count(buckets, "archive")), \(count(days, "day")) (\(dayBytes) bytes), \(count(edits, "edit")), "
-                + "\(count(invites, "invite")), \(taken) bytes taken"
+                + "\(count(invites, "invite")), \(count(kits, "recovery record")), \(taken) bytes taken"
         }
     }
 
@@ -52,7 +53,7 @@ public enum StoreMigration {
             try target.write { pg in
                 // No service process may claim, upload or count anything here until the copy
                 // commits: the empty check and the tally below must stay true.
-                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally IN EXCLUSIVE MODE")
+                try pg.execute("LOCK TABLE bucket, day, edit, invite, kit, tally IN EXCLUSIVE MODE")
                 let occupied = try pg.query("""
                     SELECT (SELECT count(*) FROM bucket) + (SELECT count(*) FROM invite) + (SELECT count(*) FROM day)
                          + (SELECT count(*) FROM edit) + (SELECT bytes FROM tally WHERE name = 'service')
@@ -114,14 +115,21 @@ public enum StoreMigration {
                     summary.invites += 1
                 }
 
+                _ = try sqlite.statement("SELECT locator, bucket, bytes, at, sealed FROM kit").rows { row in
+                    _ = try pg.query("INSERT INTO kit (locator, bucket, bytes, at, sealed) VALUES ($1::text, $2::text, $3::int8, $4::int8, $5::bytea)",
+                                     [.text(row.text(0)), .text(row.text(1)), .integer(row.int64(2)), .integer(row.int64(3)), .bytes(row.blob(4))])
+                    summary.kits += 1
+                }
+
                 summary.taken = try sqlite.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
                 _ = try pg.query("UPDATE tally SET bytes = $1::int8 WHERE name = 'service'", [.integer(summary.taken)])
 
                 // The same counts on both sides, or nothing commits.
                 let before = try SQLiteArchiveStore.serviceStats(sqlite)
                 let after = try PostgresArchiveStore.serviceStats(pg)
-                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite)")
-                guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites) else {
+                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite), (SELECT count(*) FROM kit)")
+                guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites),
+                      copied.int64(0, 2) == Int64(summary.kits) else {
                     throw Failure.mismatch(source: before, target: after)
                 }
                 return summary
