@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",
                                                             "EfferentCore", "EfferentHTTP", "EfferentSQLite", "EfferentQRCode",
                                                             "EfferentSystem", "EfferentTestSupport", "EfferentServiceTestSupport"]),
-        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport", "EfferentSystem"]),
+        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport", "EfferentSystem", "EfferentClient"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentPostgres", "EfferentMicroHTTPD",
                                                            "EfferentSystem", "EfferentTestSupport", "EfferentSecretSharing"]),

@@ -26,6 +26,19 @@ extension ArchiveClient {
         return KitAnswer(replaced: replaced, dropped: Int(dropped))
     }
 
+    /// Whether the archive answers only signed reads (its owner registered a read key): an
+    /// unsigned listing is then refused with 401 (§7). A reading key that does not derive the
+    /// bucket (after a rotation) is proven by a signed read only where this holds.
+    public func readsAreClosed() async throws(ArchiveError) -> Bool {
+        do throws(ArchiveError) {
+            _ = try await exchange(ClientRequest(method: "GET", target: base + "/days?limit=1"))
+            return false
+        } catch {
+            guard error.status == 401 else { throw error }
+            return true
+        }
+    }
+
     /// `GET /kit/<locator>`: the sealed record and the archive it was kept for, or nil when the
     /// service keeps none there.
     public func kit(_ locator: KitLocator) async throws(ArchiveError) -> (sealed: [UInt8], bucket: BucketID)? {

@@ -40,13 +40,17 @@ struct Connect: Subcommand {
         // The service answers reads only for the read key its owner registered: that proves a
         // rotated key belongs to this archive, and tells an old handoff (taken back) at once.
         var proven = false
+        var closed = true
         do throws(ArchiveError) {
             _ = try await client.listingPage(limit: 1, readKey: handoff.readingKey.readKey)
+            // A rotated key counts only where reads are closed to every key but the registered one.
+            if !handoff.readingKeyDerivesBucket { closed = try await client.readsAreClosed() }
             proven = true
         } catch {
             if error.status == 403 { throw handoff.readingKeyDerivesBucket ? ConnectError.takenBack : ConnectError.foreignKey }
             if !handoff.readingKeyDerivesBucket { throw ConnectError.cannotProve(handoff.endpoint) }
         }
+        guard closed else { throw ConnectError.foreignKey }
         try profile.write(KeyFile.readingName, KeyFile.encode(handoff.readingKey))
         if let editor = handoff.editorKey { try profile.write(KeyFile.editorName, KeyFile.encode(editor)) }
         let zone = profile.exists(Profile.settingsName) ? try profile.settings().timeZone : "UTC"

@@ -82,7 +82,7 @@ struct Init: Subcommand {
         }
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
         try await client.register(.editor, key: editor.publicKey, writer: writer)
-        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: reading, editorKey: editor)
+        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, bucket: settings.bucket, readingKey: reading, editorKey: editor)
         try profile.write(Profile.handoffName, Array((handoff.text + "\n").utf8))
         print("\(created ? "created" : "confirmed") archive \(settings.bucket) on \(settings.endpoint)")
         if settings.timeZonePinned {

@@ -18,9 +18,10 @@ public enum SecretSharing {
         }
     }
 
-    /// libgfshare draws each split's random coefficients through a hook that starts out empty;
-    /// the shim points it at the kernel's CSPRNG, once per process.
-    private static let randomReady: Bool = {
+    /// libgfshare draws each split's random coefficients through a hook that starts out empty,
+    /// and `gfshare_ctx_free` scrubs a context with it too (a combine's as well as a split's): the
+    /// shim points it at the kernel's CSPRNG, once per process, before any context is made.
+    fileprivate static let randomReady: Bool = {
         efferent_gfshare_use_kernel_random()
         return true
     }()
@@ -28,7 +29,6 @@ public enum SecretSharing {
     /// Splits `secret` into shares numbered `numbers` (distinct, none 0), any `threshold` of
     /// which recombine it.
     public static func split(_ secret: SecretBytes, threshold: Int, numbers: [UInt8]) throws(SecretSharingError) -> [Share] {
-        precondition(randomReady)
         guard secret.count > 0 else { throw .emptySecret }
         guard !numbers.contains(0), Set(numbers).count == numbers.count else { throw .badNumbers }
         guard threshold >= 2, threshold <= numbers.count else { throw .badThreshold(threshold, numbers.count) }
@@ -60,6 +60,7 @@ public enum SecretSharing {
         let handle: OpaquePointer
 
         init(encoding numbers: [UInt8], threshold: UInt8, size: Int) throws(SecretSharingError) {
+            precondition(SecretSharing.randomReady)
             guard let handle = numbers.withUnsafeBytes({ efferent_gfshare_init_enc($0.baseAddress!, UInt32($0.count), threshold, UInt32(size)) }) else {
                 throw .refused
             }
@@ -67,6 +68,7 @@ public enum SecretSharing {
         }
 
         init(decoding numbers: [UInt8], size: Int) throws(SecretSharingError) {
+            precondition(SecretSharing.randomReady)
             guard let handle = numbers.withUnsafeBytes({ efferent_gfshare_init_dec($0.baseAddress!, UInt32($0.count), UInt32(size)) }) else {
                 throw .refused
             }

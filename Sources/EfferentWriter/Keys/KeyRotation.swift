@@ -84,7 +84,6 @@ public struct KeyRotation: Sendable {
         // 4. Every day sealed to the new key.
         let readKey = journal.reading.readKey
         var known = [CalendarDay: String]()
-        var mine = [CalendarDay: String]()
         let listing = try await client.listing(readKey: readKey)
         report.days = listing.count
         for entry in listing { known[entry.day] = entry.uploaded }
@@ -92,8 +91,8 @@ public struct KeyRotation: Sendable {
         var done = 0
         progress?(Progress(done: 0, total: listing.count, bytes: 0))
         for span in Self.spans(listing.map(\.day)) {
-            let uploaded = try await reseal(span, client: client, journal: journal, report: &report, unreadable: &unreadable)
-            for (day, time) in uploaded { (known[day], mine[day]) = (time, time) }
+            let uploaded = try await reseal(span, client: client, journal: journal, listed: known, report: &report, unreadable: &unreadable)
+            for (day, time) in uploaded { known[day] = time }
             done += span.count
             progress?(Progress(done: done, total: listing.count, bytes: report.bytes))
         }
@@ -113,14 +112,11 @@ public struct KeyRotation: Sendable {
             for entry in again { known[entry.day] = entry.uploaded }
             for span in Self.spans(moved) {
                 var ignored = [CalendarDay]()
-                for (day, time) in try await reseal(span, client: client, journal: journal, report: &report, unreadable: &ignored) {
-                    (known[day], mine[day]) = (time, time)
+                for (day, time) in try await reseal(span, client: client, journal: journal, listed: known, report: &report, unreadable: &ignored) {
+                    known[day] = time
                 }
             }
         }
-        // The daily check compares listed times with the writer's own last upload of each day:
-        // these are this writer's uploads now.
-        try context.store.listed(mine.map { ($0.key, $0.value) })
         try afterStep?(5)
         // 6. The new keys in place of the old; the journal goes last.
         try profile.write(KeyFile.readingName, KeyFile.encode(journal.reading))
@@ -135,14 +131,20 @@ public struct KeyRotation: Sendable {
 
     /// Re-seals the days of `span` that are still sealed to the previous key, uploading them in
     /// frames; returns the listed time of each day uploaded. Days neither key opens are collected.
-    private func reseal(_ span: [CalendarDay], client: ArchiveClient, journal: RotationJournal, report: inout Report,
-                        unreadable: inout [CalendarDay]) async throws -> [(CalendarDay, String)] {
+    ///
+    /// The daily check compares the listing's time of each day with the writer's own last upload
+    /// of it (the ledger's `listed`), so each day this writer re-seals has its new time recorded at
+    /// once — and so has a day found sealed to the new key already (a killed run uploaded it) whose
+    /// body is exactly the one the ledger says this writer last sent: that upload was this writer's.
+    private func reseal(_ span: [CalendarDay], client: ArchiveClient, journal: RotationJournal, listed: [CalendarDay: String],
+                        report: inout Report, unreadable: inout [CalendarDay]) async throws -> [(CalendarDay, String)] {
         guard let first = span.first, let last = span.last else { return [] }
         let wanted = Set(span)
         let bucket = client.bucket.rawValue
         var frame = [Frame.Day]()
         var frameBytes = 0
         var uploaded = [CalendarDay]()
+        var confirmed = [(CalendarDay, String)]()
         func flush() async throws {
             guard !frame.isEmpty else { return }
             let answer = try await client.upload(frame, writer: context.writer)
@@ -160,8 +162,12 @@ public struct KeyRotation: Sendable {
             for entry in answer.days where wanted.contains(entry.day) {
                 let aad = EnvelopeAAD.day(bucket: bucket, day: entry.day)
                 let sealed = Array(entry.sealed)
-                if (try? SealedEnvelope.open(sealed, with: journal.reading.privateKey, aad: aad)) != nil {
+                if let plaintext = try? SealedEnvelope.open(sealed, with: journal.reading.privateKey, aad: aad) {
                     report.alreadyNew += 1
+                    if let time = listed[entry.day], let ledger = try context.store.ledger(entry.day), ledger.listed != time,
+                       let digest = ledger.digest, (try? DayBody.inflate(plaintext).fingerprint) == digest {
+                        confirmed.append((entry.day, time))
+                    }
                     continue
                 }
                 guard let plaintext = try? SealedEnvelope.open(sealed, with: journal.previousReading.privateKey, aad: aad) else {
@@ -179,10 +185,14 @@ public struct KeyRotation: Sendable {
             after = answer.next
         } while after != nil
         try await flush()
-        guard !uploaded.isEmpty else { return [] }
-        let times = try await client.listing(from: uploaded.min(), to: uploaded.max(), readKey: journal.reading.readKey)
-        let mine = Set(uploaded)
-        return times.filter { mine.contains($0.day) }.map { ($0.day, $0.uploaded) }
+        var times = [(CalendarDay, String)]()
+        if !uploaded.isEmpty {
+            let mine = Set(uploaded)
+            times = try await client.listing(from: uploaded.min(), to: uploaded.max(), readKey: journal.reading.readKey)
+                .filter { mine.contains($0.day) }.map { ($0.day, $0.uploaded) }
+        }
+        try context.store.listed(times + confirmed)
+        return times
     }
 
     /// Days in runs a range request can carry: at most 92 days from the run's first.
