@@ -1,6 +1,6 @@
 import Foundation
 
-/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive] [dashboard] [import] [exhaustion] [answers]` (all when none is named).
+/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive] [dashboard] [import] [exhaustion] [answers] [keys]` (all when none is named).
 let arguments = Set(CommandLine.arguments.dropFirst())
 let all = arguments.isEmpty
 do {
@@ -15,6 +15,7 @@ do {
     if all || arguments.contains("import") { try await ImportBench.run() }
     if all || arguments.contains("exhaustion") { try await ExhaustionBench.run() }
     if all || arguments.contains("answers") { try await AnswersBench.run() }
+    if all || arguments.contains("keys") { try await KeysBench.run() }
 } catch {
     FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
     exit(1)
