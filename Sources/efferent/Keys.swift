@@ -73,6 +73,13 @@ struct Keys: Subcommand {
         }
     }
 
+    /// `init --recover`: a restore of `kits`.
+    init(restoring kits: [String], reader: Bool, passphraseFile: String?, server: String?) throws(UsageError) {
+        action = .restore(kits, reader: reader)
+        self.passphraseFile = passphraseFile
+        self.server = try server.map { text throws(UsageError) in try Self.serverURL(text) }
+    }
+
     static func split(_ text: String) throws(UsageError) -> (threshold: Int, count: Int) {
         let parts = text.lowercased().split(separator: "-")
         guard parts.count == 3, parts[1] == "of", let threshold = Int(parts[0]), let count = Int(parts[2]),

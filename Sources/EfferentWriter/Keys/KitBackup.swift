@@ -38,7 +38,6 @@ public enum KitBackup {
 public enum KeysError: Error, Equatable, CustomStringConvertible {
     case rotationUnderWay
     case profileInUse(String)
-    case writerRestoreUnavailable
 
     public var description: String {
         switch self {
@@ -46,8 +45,6 @@ public enum KeysError: Error, Equatable, CustomStringConvertible {
             "A key rotation is under way on this machine: finish it with `efferent keys rotate` first, then write the kit of the new keys."
         case let .profileInUse(path):
             "\(path) already holds an archive's profile; restore into an empty one (EFFERENT_HOME=~/.efferent-restored efferent init --recover KIT)."
-        case .writerRestoreUnavailable:
-            "Restoring the writer is not in this build yet; `efferent keys restore KIT --reader` sets up a reader."
         }
     }
 }
