@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CGFShare", pkgConfig: "libgfshare", providers: [.apt(["libgfshare-dev"])]),
         // The C library's calls Swift's Glibc module leaves out (malloc_trim).
         .systemLibrary(name: "CSystem"),
 
@@ -40,11 +41,18 @@ let package = Package(
         .target(name: "EfferentBytes", path: "Sources/Bindings/EfferentBytes"),
         // The client side's HTTP on libcurl: timeouts, deadlines and answer ceilings enforced as bytes move.
         .target(name: "EfferentCurl", dependencies: ["CCurl", "EfferentSystem"], path: "Sources/Bindings/EfferentCurl"),
-        // QR codes (the pairing link a phone scans).
+        // QR codes (the pairing link a phone scans, a recovery kit's sheet).
         .target(name: "EfferentQRCode", dependencies: ["CQRencode"], path: "Sources/Bindings/EfferentQRCode"),
+        // Shamir's secret sharing over GF(256) (a recovery kit split among people), on libgfshare.
+        .target(name: "EfferentSecretSharing", dependencies: ["CGFShare", "EfferentCrypto"], path: "Sources/Bindings/EfferentSecretSharing"),
 
         // The protocol's pure core: bytes in, values out, no I/O; it links libsodium and zlib only.
         .target(name: "EfferentCore", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentBytes"], swiftSettings: optimizedInDebug),
+
+        // The recovery kit: its secret and words (BIP-39), its sealed record (Argon2id and
+        // XChaCha20-Poly1305), its sheets, split ones among them, and its printable page. Pure: no I/O.
+        .target(name: "EfferentRecovery", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentSecretSharing", "EfferentQRCode"],
+                exclude: ["LICENSE-MIT-python-mnemonic"]),
 
         // The HTTP layer every server stands on: route table, request and response values, body
         // ceilings and gzip, errors that render themselves, the access log, the daemon.
@@ -61,7 +69,7 @@ let package = Package(
 
         // The writer (the phone's role): export import → source store → ledger → days → uploads.
         .target(name: "EfferentWriter", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentSQLite",
-                                                       "EfferentSystem", "EfferentClient"], swiftSettings: optimizedInDebug),
+                                                       "EfferentSystem", "EfferentClient", "EfferentRecovery"], swiftSettings: optimizedInDebug),
 
         // The phone's receiver: Puls Sync Protocol v1, all of it — the lines read and checked, their
         // mapping to records (also for `efferent import` of saved batches), its own tables (paired
@@ -89,7 +97,7 @@ let package = Package(
         .executableTarget(name: "efferent-server", dependencies: ["EfferentServer", "EfferentCommandLine", "EfferentCore", "EfferentHTTP",
                                                                 "EfferentSystem"]),
         .executableTarget(name: "efferent", dependencies: ["EfferentWriter", "EfferentReader", "EfferentReceiver", "EfferentDashboard", "EfferentClient",
-                                                         "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem", "EfferentQRCode"]),
+                                                         "EfferentCommandLine", "EfferentCore", "EfferentHTTP", "EfferentSystem", "EfferentQRCode", "EfferentRecovery"]),
 
         // Benchmarks (scripts/bench): the Swift figures, and the same-run floors written in C.
         .target(name: "CBenchFloor", path: "Sources/Tools/CBenchFloor",
@@ -144,10 +152,12 @@ let package = Package(
         .testTarget(name: "EfferentReceiverTests", dependencies: ["EfferentReceiver", "EfferentWriter", "EfferentClient", "EfferentServer",
                                                             "EfferentCore", "EfferentHTTP", "EfferentSQLite", "EfferentQRCode",
                                                             "EfferentSystem", "EfferentTestSupport", "EfferentServiceTestSupport"]),
-        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport", "EfferentSystem"]),
+        .testTarget(name: "EfferentCLITests", dependencies: ["EfferentCore", "EfferentExportGenerator", "EfferentTestSupport", "EfferentSystem", "EfferentClient"]),
         .testTarget(name: "EfferentExportGeneratorTests", dependencies: ["EfferentExportGenerator", "EfferentCompression"]),
         .testTarget(name: "EfferentBindingsTests", dependencies: ["EfferentCrypto", "EfferentCompression", "EfferentSQLite", "EfferentPostgres", "EfferentMicroHTTPD",
-                                                           "EfferentSystem", "EfferentTestSupport"]),
+                                                           "EfferentSystem", "EfferentTestSupport", "EfferentSecretSharing"]),
+        .testTarget(name: "EfferentRecoveryTests", dependencies: ["EfferentRecovery", "EfferentCore", "EfferentCrypto", "EfferentSecretSharing",
+                                                            "EfferentTestSupport"]),
         .testTarget(name: "EfferentCoreTests", dependencies: ["EfferentCore", "EfferentCrypto", "EfferentCompression", "EfferentTestSupport"],
                     resources: [.copy("Fixtures")]),
     ]

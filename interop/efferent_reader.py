@@ -693,13 +693,19 @@ class Handoff:
             raise EfferentError("the handoff has no Reading key field")
         endpoint, bucket = parse_mcp_url(url)
         private, public = parse_reading_key(reading)
-        if bucket_id(public) != bucket:
-            raise EfferentError("the reading key belongs to a different bucket than the MCP URL")
         editor = handoff_field(text, "Editor key")
         editor_private = editor_public = None
         if editor is not None:
             editor_private, editor_public = parse_editor_key(editor)
+        # A reading key that derives another bucket is an archive's rotated key (this project's
+        # "Key rotation": the archive keeps its bucket), or a slip: the service, which answers
+        # reads only for the read key its owner registered, tells which at the first read.
         return cls(endpoint, bucket, private, public, editor_private, editor_public)
+
+    @property
+    def derives_bucket(self) -> bool:
+        """§1.6: whether the reading key is the one the bucket was made with (not after a rotation)."""
+        return bucket_id(self.reading_public) == self.bucket
 
     @classmethod
     def load(cls, path: str) -> "Handoff":
@@ -842,6 +848,13 @@ class Client:
                 pass
             if e.code == 405 and target.startswith(f"/b/{self.h.bucket}/d?"):
                 raise EfferentError("the service does not hand ranges back yet") from None
+            if e.code == 403 and method == "GET":
+                raise EfferentError(
+                    f"the service answered 403: {detail or 'that is not this archive read key'}; "
+                    + ("the archive's owner rotated its keys, so this handoff was taken back: ask for a new one"
+                       if self.h.derives_bucket else
+                       "the reading key belongs to a different bucket than the MCP URL and the service does not "
+                       "take it either: a handoff its owner has since replaced, or keys from two archives")) from None
             raise EfferentError(f"the service answered {e.code}"
                                 + (f": {detail}" if detail else "")) from None
         except urllib.error.URLError as e:

@@ -8,8 +8,8 @@ export ROOT
 export EFFERENT_OPTIMIZE_DEBUG="${EFFERENT_OPTIMIZE_DEBUG:-1}"
 
 # The C libraries Efferent links, as pkg-config names and the Debian packages that provide them.
-EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl libqrencode)
-EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libqrencode-dev pkg-config)
+EFFERENT_PKGCONFIG=(libsodium zlib sqlite3 libmicrohttpd libpq libcurl libqrencode libgfshare)
+EFFERENT_APT=(libsodium-dev zlib1g-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libcurl4-openssl-dev libqrencode-dev libgfshare-dev pkg-config)
 
 # Each step says how long the script has run, so a slow phase shows in any log.
 say() { printf '\033[1m==> [%dm%02ds] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
@@ -80,6 +80,18 @@ ensure_sql_engines() {
     fi
 }
 
+# What the recovery kit's tests compare against: libgfshare's own gfsplit and gfcombine (Debian's
+# libgfshare-bin), and the BIP-39 `mnemonic` package from PyPI (trezor/python-mnemonic).
+ensure_kit_clients() {
+    command -v gfsplit >/dev/null 2>&1 && command -v gfcombine >/dev/null 2>&1 \
+        || apt_install "The split-kit tests compare with libgfshare's own tools" libgfshare-bin
+    command -v python3 >/dev/null 2>&1 || { echo "the kit tests need python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
+    if ! python3 -c "import mnemonic" >/dev/null 2>&1; then
+        say "installing the BIP-39 mnemonic package for the kit tests"
+        python3 -m pip install -q -r "$ROOT/Tests/Fixtures/kit/requirements.txt" >/dev/null
+    fi
+}
+
 # The official MCP Python SDK, which the CLI tests use as a real client of `efferent mcp`.
 ensure_mcp_client() {
     command -v python3 >/dev/null 2>&1 || { echo "the MCP client test needs python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
@@ -98,7 +110,10 @@ ensure_browser() {
     [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
     [ ${#missing[@]} -eq 0 ] || apt_install "The browser checks need headless Chromium" "${missing[@]}"
     command -v python3 >/dev/null 2>&1 || { echo "the browser checks need python3 (apt-get install -y python3 python3-pip)" >&2; exit 1; }
-    if ! python3 -c "import selenium, openapi_spec_validator, jsonschema" >/dev/null 2>&1; then
+    # The kit page's QR code is read back from a screenshot with ZBar (pyzbar loads libzbar0).
+    [ -e /usr/lib/x86_64-linux-gnu/libzbar.so.0 ] || ls /usr/lib/*/libzbar.so.0 >/dev/null 2>&1 \
+        || apt_install "The kit page's check reads its QR code with ZBar" libzbar0
+    if ! python3 -c "import selenium, openapi_spec_validator, jsonschema, pyzbar.pyzbar, PIL" >/dev/null 2>&1; then
         say "installing Selenium and the OpenAPI validator for the browser checks"
         python3 -m pip install -q -r "$ROOT/Tests/Browser/requirements.txt" >/dev/null
     fi

@@ -143,11 +143,23 @@ public final class ArchiveClient: Sendable {
 
     func read(_ target: String, readKey: Ed25519PrivateKey,
               maxAnswerBytes: Int = ClientRequest.defaultAnswerCeiling) async throws(ArchiveError) -> ClientResponse {
-        try await send("GET", target, maxAnswerBytes: maxAnswerBytes) { now in
-            (SignedHeaders(signing: SignedMessage.read(bucket: self.bucket, target: target, timestamp: now),
-                           with: readKey, role: .reader, timestamp: now), [])
+        do throws(ArchiveError) {
+            return try await send("GET", target, maxAnswerBytes: maxAnswerBytes) { now in
+                (SignedHeaders(signing: SignedMessage.read(bucket: self.bucket, target: target, timestamp: now),
+                               with: readKey, role: .reader, timestamp: now), [])
+            }
+        } catch {
+            // A signed read refused for its key: after a key rotation every old handoff is; say
+            // what to do beside the service's own sentence.
+            guard case let .refused(403, message) = error else { throw error }
+            throw .refused(status: 403, message: message + Self.takenBackAdvice)
         }
     }
+
+    /// What a reader whose key the archive refuses can do.
+    public static let takenBackAdvice = "; if the archive's owner rotated its keys (efferent keys rotate), this reader's handoff was taken back: "
+        + "ask them for a new one and run efferent connect --handoff FILE again"
+
 
     // MARK: Plumbing
 

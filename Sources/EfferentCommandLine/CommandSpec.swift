@@ -24,10 +24,13 @@ public struct CommandSpec: Sendable {
         public let name: String
         public let help: String
         public let optional: Bool
-        public init(_ name: String, help: String, optional: Bool = false) {
+        /// The last argument only: it takes every positional argument left (`KIT...`).
+        public let variadic: Bool
+        public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
             self.name = name
             self.help = help
             self.optional = optional
+            self.variadic = variadic
         }
     }
 
@@ -48,7 +51,10 @@ public struct CommandSpec: Sendable {
     /// The help text: usage line, abstract, arguments and options with their defaults.
     public func help(tool: String) -> String {
         var usage = "\(tool) \(name)"
-        for argument in arguments { usage += argument.optional ? " [\(argument.name)]" : " \(argument.name)" }
+        for argument in arguments {
+            let name = argument.variadic ? argument.name + "..." : argument.name
+            usage += argument.optional ? " [\(name)]" : " \(name)"
+        }
         if !options.isEmpty { usage += " [options]" }
         var lines = ["USAGE: \(usage)", "", abstract]
         if let discussion { lines += ["", discussion] }

@@ -58,7 +58,7 @@ public struct ParsedArguments: Sendable {
         guard positional.count >= required else {
             throw UsageError("'\(spec.name)' needs \(spec.arguments[positional.count].name); see --help.")
         }
-        guard positional.count <= spec.arguments.count else {
+        guard positional.count <= spec.arguments.count || spec.arguments.last?.variadic == true else {
             throw UsageError("'\(spec.name)' does not take \(positional[spec.arguments.count]); see --help.")
         }
     }

@@ -13,6 +13,8 @@ import EfferentSystem
 public final class ReaderContext: Sendable {
     public let profile: Profile
     public let reading: ReadingKey
+    /// The reading key a key rotation under way on this profile replaces (days not re-sealed yet).
+    public let previousReading: ReadingKey?
     public let mirror: Mirror
     private let current: Mutex<ProfileSettings>
     private let retry: RetryPolicy
@@ -30,7 +32,7 @@ public final class ReaderContext: Sendable {
         self.profile = profile
         let settings = try profile.settings()
         current = Mutex(settings)
-        reading = try profile.readingKey()
+        (reading, previousReading) = try profile.readingKeys()
         mirror = try Mirror(profile: profile, endpoint: settings.endpoint)
         self.retry = retry
         self.transport = transport
@@ -62,7 +64,7 @@ public final class ReaderContext: Sendable {
                      progress: (@Sendable (Syncer.Progress) -> Void)? = nil) async throws -> Syncer.Report {
         let client = client(connectTimeout: connectTimeout)
         return try await syncs.pass { [self] in
-            let syncer = Syncer(client: client, reading: reading, mirror: mirror)
+            let syncer = Syncer(client: client, reading: reading, previous: previousReading, mirror: mirror)
             syncer.progress = progress
             let report = try await syncer.run(from: from, to: to, acceptRemovals: acceptRemovals)
             try learnTimeZone()

@@ -59,15 +59,18 @@ public struct RateLimits: Sendable, Equatable {
     public var edits: Int
     /// Manifest requests and file fetches of shared links, which anyone holding a link may make.
     public var links: Int
+    /// Recovery kits put and fetched (an extension: `PUT`/`GET /kit/<locator>`).
+    public var kits: Int
 
-    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60, links: Int = 120) {
+    public init(claims: Int = 5, writes: Int = 300, edits: Int = 60, links: Int = 120, kits: Int = 30) {
         self.claims = claims
         self.writes = writes
         self.edits = edits
         self.links = links
+        self.kits = kits
     }
 
-    /// Parses `claims=5,writes=300,edits=60,links=120` (any subset; the rest keep their defaults) or `off`.
+    /// Parses `claims=5,writes=300,edits=60,links=120,kits=30` (any subset; the rest keep their defaults) or `off`.
     public static func parse(_ text: String) -> RateLimits?? {
         if text == "off" { return .some(nil) }
         var limits = RateLimits()
@@ -79,6 +82,7 @@ public struct RateLimits: Sendable, Equatable {
             case "writes": limits.writes = n
             case "edits": limits.edits = n
             case "links": limits.links = n
+            case "kits": limits.kits = n
             default: return nil
             }
         }

@@ -35,7 +35,8 @@ public final class WriterContext: Sendable {
         }
         self.profile = profile
         var settings = try profile.settings()
-        reading = try profile.readingKey()
+        // A rotation under way seals with its new key from the moment it is journaled.
+        reading = try profile.readingKeys().current
         writer = try profile.writerKey()
         guard let zone = ZoneCalendar(identifier: settings.timeZone) else { throw WriterError.unknownTimeZone(settings.timeZone) }
         store = try SourceStore(path: profile.path(SourceStore.fileName), zone: zone)
@@ -121,7 +122,9 @@ public final class WriterContext: Sendable {
                      progress: (@Sendable (Pusher.Progress) -> Void)? = nil) async throws -> Pusher.Report {
         try await exchanges.pass { [self] in
             // The client is made in turn: the push before this one may have learnt the service's clock.
-            let pusher = Pusher(store: store, builder: builder(priority: priority), client: try client(), reading: reading, writer: writer)
+            // The key is read at each push: a rotation in another process may have replaced it.
+            let pusher = Pusher(store: store, builder: builder(priority: priority), client: try client(), reading: try currentReading(),
+                                writer: writer)
             pusher.progress = progress
             return try await pusher.run(check: check)
         }
@@ -130,9 +133,9 @@ public final class WriterContext: Sendable {
     /// Applies and answers the agent edits waiting on the service; nil without an editor key.
     public func applyEdits() async throws -> EditApplier.Report? {
         guard profile.exists(KeyFile.editorName) else { return nil }
-        let editor = try profile.editorKey().publicKey
         return try await exchanges.pass { [self] in
-            try await EditApplier(store: store, client: try client(), reading: reading, writer: writer, editor: editor).run()
+            try await EditApplier(store: store, client: try client(), reading: try currentReading(), writer: writer,
+                                  editor: try currentEditor().publicKey).run()
         }
     }
 }

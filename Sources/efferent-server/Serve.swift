@@ -18,7 +18,7 @@ struct Serve: Subcommand {
             .init("tls-key", value: "FILE", help: "PEM private key for --tls-cert."),
             .init("max-bucket-bytes", value: "N", help: "Bytes one archive may ever be handed.", default: "536870912 (512 MiB)"),
             .init("max-service-bytes", value: "N", help: "Bytes the whole service may ever be handed.", default: "107374182400 (100 GiB)"),
-            .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60,links=120"),
+            .init("rate-limits", value: "SPEC", help: "Requests per client address per minute, or 'off'.", default: "claims=5,writes=300,edits=60,links=120,kits=30"),
             .init("max-connections", value: "N", help: "Connections open at once (past it, or past an address's share, the slowest head is closed).", default: "8192"),
             .init("connections-per-address", value: "N", help: "Connections one client address may hold open (with --trust-proxy: requests in flight per forwarded address).", default: "32"),
             .init("body-memory", value: "MIB", help: "Memory all request bodies in flight may take together (503 with Retry-After past it).", default: "256"),
@@ -43,8 +43,8 @@ struct Serve: Subcommand {
         guard let admission = ServiceConfiguration.Admission(rawValue: arguments.string("admission", default: "invite")) else {
             throw UsageError("--admission takes invite or open.")
         }
-        guard let limits = RateLimits.parse(arguments.string("rate-limits", default: "claims=5,writes=300,edits=60,links=120")) else {
-            throw UsageError("--rate-limits takes 'off' or a list like claims=5,writes=300,edits=60,links=120 with whole numbers above 0.")
+        guard let limits = RateLimits.parse(arguments.string("rate-limits", default: "claims=5,writes=300,edits=60,links=120,kits=30")) else {
+            throw UsageError("--rate-limits takes 'off' or a list like claims=5,writes=300,edits=60,links=120,kits=30 with whole numbers above 0.")
         }
         let quota = Quota(bucketBytes: Int64(try arguments.integer("max-bucket-bytes", default: Int(Quota().bucketBytes), range: 1...Int.max)),
                           serviceBytes: Int64(try arguments.integer("max-service-bytes", default: Int(Quota().serviceBytes), range: 1...Int.max)))

@@ -164,7 +164,7 @@ struct Ask: Subcommand {
 
     func run() async throws -> Int32 {
         let context = try ReaderContext()
-        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading,
+        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading, previous: context.previousReading,
                                                   from: options.query.fetchFrom, through: min(options.query.fetchThrough, context.today.next))
         let query = try options.resolved(in: source)
         let (events, matched) = try query.runCounting(source)
@@ -188,7 +188,7 @@ struct Read: Subcommand {
         let context = try ReaderContext()
         let last = until ?? context.today
         let first = since ?? last.adding(days: -6)
-        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading, from: first, through: last)
+        let source = try await RemoteSource.fetch(client: context.client(), reading: context.reading, previous: context.previousReading, from: first, through: last)
         try EventOptions.print(source.events, as: .ndjson)
         if source.events.isEmpty { note("no events between \(first) and \(last) (\(source.fetchedDays) days fetched); --since and --until choose other days") }
         return 0

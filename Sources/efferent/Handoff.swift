@@ -16,8 +16,8 @@ struct Handoff: Subcommand {
     func run() async throws -> Int32 {
         let profile = Profile.standard()
         let settings = try profile.settings()
-        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: try profile.readingKey(),
-                                               editorKey: readOnly ? nil : try profile.editorKey())
+        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, bucket: settings.bucket, readingKey: try profile.readingKeys().current,
+                                               editorKey: readOnly ? nil : try profile.rotationJournal()?.editor ?? profile.editorKey())
         note("This text is a secret: whoever holds it can read every day of your archive\(readOnly ? "" : " and ask to write into it"). Store it with chmod 600.")
         print(handoff.text)
         return 0

@@ -17,13 +17,31 @@ struct Init: Subcommand {
             .init("invite", value: "CODE", help: "The invite code the service's operator gave you."),
             .init("time-zone", value: "ZONE", help: "The IANA zone your days are cut in (efferent zone set changes it).",
                   default: "the zone your first import shows"),
-        ])
+            .init("recover", value: "KIT", help: "Restore the archive a recovery kit opens onto this empty machine (efferent keys restore)."),
+            .init("passphrase-file", value: "FILE", help: "--recover: the kit's passphrase, from a file readable only by you."),
+            .flag("reader", help: "--recover: set this machine up as a reader of the archive, not its writer."),
+        ],
+        arguments: [.init("SHEET", help: "--recover: the other sheets of a split kit, one file each.", optional: true, variadic: true)])
 
     let server: String?
     let invite: String?
     let timeZone: String?
+    /// `--recover`: the kit's files (a split kit's sheets), its passphrase file, and whether a reader.
+    let recover: (kits: [String], passphraseFile: String?, reader: Bool)?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        if arguments.string("recover") != nil {
+            if arguments.string("invite") != nil || arguments.string("time-zone") != nil {
+                throw UsageError("--recover takes the kit's archive as it is: --invite and --time-zone go with a new archive.")
+            }
+            recover = (arguments.strings("recover") + arguments.positional, arguments.string("passphrase-file"), arguments.flag("reader"))
+        } else {
+            if !arguments.positional.isEmpty { throw UsageError("'init' takes no argument but the sheets of a kit after --recover.") }
+            for option in ["passphrase-file", "reader"] where arguments.string(option) != nil || arguments.flag(option) {
+                throw UsageError("--\(option) goes with --recover KIT.")
+            }
+            recover = nil
+        }
         server = arguments.string("server")
         if let server {
             guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -36,6 +54,10 @@ struct Init: Subcommand {
     }
 
     func run() async throws -> Int32 {
+        if let recover {
+            return try await Keys(restoring: recover.kits, reader: recover.reader, passphraseFile: recover.passphraseFile, server: server)
+                .run()
+        }
         let profile = Profile.standard()
         let settings: ProfileSettings
         let reading: ReadingKey, writer: Ed25519PrivateKey, editor: EditorKey
@@ -94,7 +116,7 @@ struct Init: Subcommand {
         }
         try await client.register(.reader, key: reading.readKey.publicKey, writer: writer)
         try await client.register(.editor, key: editor.publicKey, writer: writer)
-        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, readingKey: reading, editorKey: editor)
+        let handoff = try EfferentCore.Handoff(endpoint: settings.endpoint, bucket: settings.bucket, readingKey: reading, editorKey: editor)
         try profile.write(Profile.handoffName, Array((handoff.text + "\n").utf8))
         print("\(created ? "created" : "confirmed") archive \(settings.bucket) on \(settings.endpoint)")
         if settings.timeZonePinned {

@@ -57,6 +57,7 @@ struct Push: Subcommand {
         for (_, reason) in report.parkedNow.sorted(by: { $0.key < $1.key }) { note("parked: \(reason); efferent status lists parked days") }
         if let failure = report.checkFailure { note("the archive check could not finish and will run again next time: \(failure)") }
         if let refused = edits?.refused, refused > 0 { note("\(refused) agent edits were refused whole; `efferent edits --all` on the agent's side shows why") }
+        if let reminder = try? KitReminder.dailyReminder(context.profile) { note(reminder) }
         return report.refused > 0 ? 1 : 0
     }
 }

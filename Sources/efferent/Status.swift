@@ -60,6 +60,11 @@ struct Status: Subcommand {
         if parked.count > 10 { print("         … and \(parked.count - 10) more") }
         print("uploaded \(try when("upload.lastAt"))")
         print("checked  \(try when("reconcile.lastAt"))")
+        print("kit      \(try KitReminder.statusLine(context.profile))")
+        if try context.profile.rotationJournal() != nil {
+            print("keys     a rotation is under way: efferent keys rotate finishes it")
+        }
+        if let reminder = try KitReminder.dailyReminder(context.profile) { note(reminder) }
         // Phones paired with `efferent receive`: what each sent today and what went wrong last.
         func at(_ seconds: Double?) -> String { seconds.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? "never" }
         for phone in try ReceiverStore(store: store).pairedPhones(today: store.zone.day(of: Date().timeIntervalSince1970)) where phone.revoked == nil {

@@ -14,5 +14,5 @@ let tool = CommandLineTool(
     version: PackageVersion.text,
     subcommands: [Init.self, Handoff.self, Import.self, Push.self, Apply.self, Check.self, Zone.self, Receive.self, Connect.self, Sync.self, Status.self,
                   Overview.self, Daily.self, Statistics.self, Sleep.self, Workouts.self, Samples.self, Query.self, Ask.self, Read.self, Export.self, SQL.self,
-                  Plot.self, Share.self, DashboardCommand.self, Write.self, Edits.self, MCP.self])
+                  Plot.self, Share.self, DashboardCommand.self, Write.self, Edits.self, MCP.self, Keys.self])
 exit(await tool.run(Array(CommandLine.arguments.dropFirst())))

@@ -233,7 +233,7 @@ struct PostgresTests {
 
     @Test func migrateStoreMovesASQLiteArchiveKeepingUploadTimes() async throws {
         // A SQLite service with an archive in every state: days uploaded twice, a read and an
-        // editor key, one edit answered and one waiting, invites used and unused.
+        // editor key, one edit answered and one waiting, invites used and unused, a kit's record.
         let source = try TestService(.inProcess, admission: .invite)
         let now = Date(timeIntervalSince1970: source.clockSeconds)
         let sqlite = try #require(source.store as? SQLiteArchiveStore)
@@ -255,6 +255,8 @@ struct PostgresTests {
         owner.writer = writer
         let (link, jwe) = try await LinkTests.publishedLink(source, owner, passcode: "migrated 42")
         #expect(try await source.send(LinkTests.manifest(link, passcode: "migrated 42")).status == 200)
+        let kitLocator = try KitLocator(KitRouteTests.locator(7))
+        #expect(try await source.send(try KitRouteTests.put(writer, kitLocator.rawValue, Array(repeating: 9, count: 300))).status == 201)
 
         let database = try PostgresTestDatabase()
         let migrate = ["migrate-store", "--from", "sqlite:\(source.directory)", "--to", "postgres:\(database.url)"]
@@ -272,6 +274,7 @@ struct PostgresTests {
                 == sqlite.listEdits(writer.bucket, after: nil, limit: 10, includeAnswered: true))
         #expect(try target.outcome(writer.bucket, name: answeredName) == sqlite.outcome(writer.bucket, name: answeredName))
         #expect(try target.links(of: writer.bucket) == sqlite.links(of: writer.bucket), "the link, its files and who opened it")
+        #expect(try target.kit(kitLocator) == sqlite.kit(kitLocator) && target.kit(kitLocator) != nil, "recovery kits' records move too")
 
         // The new service carries on: the used code stays used, the spare one admits a writer,
         // and a re-upload's time follows the migrated one.

@@ -172,11 +172,18 @@ def test_handoff_parses():
     ("https://h/mcp/b/4kaszsqxorn5h6jpgqq25zomnv#f", "no fragment"),
     ("https://h/mcp/b/4KASZSQXORN5H6JPGQQ25ZOMNV", "/mcp/b/"),
     ("https://h/mcp/4kaszsqxorn5h6jpgqq25zomnv", "/mcp/b/"),
-    ("https://h/mcp/b/vkup75ydwufsff7u63qtkchxeq", "different bucket than the MCP URL"),
 ])
 def test_handoff_url_refusals(url, message):
     with pytest.raises(er.EfferentError, match=message):
         er.Handoff.parse(handoff_text(url=url))
+
+
+def test_handoff_with_a_rotated_key_parses_and_says_so():
+    # After a key rotation the archive keeps its bucket and the reading key no longer derives it;
+    # the service, not the parser, proves such a key (see test_cli_old_and_rotated_handoffs).
+    rotated = er.Handoff.parse(handoff_text(url="https://h/mcp/b/vkup75ydwufsff7u63qtkchxeq"))
+    assert rotated.bucket == "vkup75ydwufsff7u63qtkchxeq" and not rotated.derives_bucket
+    assert er.Handoff.parse(handoff_text()).derives_bucket
 
 
 def test_handoff_key_refusals():
@@ -481,6 +488,35 @@ def archive(tmp_path):
 def run_cli(*args):
     return subprocess.run([sys.executable, str(HERE.parent / "efferent_reader.py"), *args],
                           capture_output=True, text=True, timeout=60)
+
+
+def test_cli_old_and_rotated_handoffs(archive, tmp_path):
+    # The archive's owner rotated the keys: the service takes only the new read key. The old
+    # handoff (whose key derives the bucket) is refused with a sentence saying it was taken back;
+    # the new one (whose key does not derive the bucket) reads every day.
+    path, bodies = archive
+    old = run_cli("--handoff", path, "--list")
+    assert old.returncode == 0, old.stderr
+    new_private = bytes(range(100, 132))
+    new_public = er._x25519_public(new_private)
+    FakeArchive.read_public = er.derive_read_key(new_private).public_key().public_bytes_raw()
+    FakeArchive.days = {d: er.seal_day(b, new_public, FakeArchive.bucket, d) for d, b in bodies.items()}
+    refused = run_cli("--handoff", path, "--list")
+    assert refused.returncode != 0 and "owner rotated its keys" in refused.stderr, refused.stderr
+    url = er.handoff_field(open(path).read(), "MCP")
+    rotated = tmp_path / "rotated"
+    rotated.write_text(handoff_text(url=url, reading=reading_field(new_private, new_public), private=new_private))
+    os.chmod(rotated, 0o600)
+    out = run_cli("--handoff", str(rotated), "--from", "2026-08-05", "--to", "2026-08-09")
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(x)["day"] for x in out.stdout.splitlines()] == sorted(bodies)
+    # A key neither derived nor registered: the sentence names both possibilities.
+    stray_private = bytes(range(140, 172))
+    stray = tmp_path / "stray"
+    stray.write_text(handoff_text(url=url, reading=reading_field(stray_private, er._x25519_public(stray_private)), private=stray_private))
+    os.chmod(stray, 0o600)
+    out = run_cli("--handoff", str(stray), "--list")
+    assert out.returncode != 0 and "keys from two archives" in out.stderr, out.stderr
 
 
 def test_cli_list_range_day(archive):

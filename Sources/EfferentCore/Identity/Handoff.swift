@@ -5,24 +5,34 @@
 ///
 /// A three-field handoff (no editor key) "predates writing" and gives a read-only reader.
 /// Never prints itself: `description` names the endpoint and bucket only.
+///
+/// The bucket is the MCP URL's. It is derived from the archive's first reading key (§1.6); after
+/// a key rotation (documents/protocol.md, "Key rotation") the archive keeps its bucket and the
+/// reading key no longer derives it, which `readingKeyDerivesBucket` says: such a handoff is
+/// proven at the first read, which the service answers only for the read key its owner registered.
 public struct Handoff: Sendable, CustomStringConvertible {
     /// The service endpoint: `scheme://host[:port]` plus the path before `/mcp/b/…`, no trailing `/`.
     public let endpoint: String
+    public let bucket: BucketID
     public let readingKey: ReadingKey
     public let editorKey: EditorKey?
 
     /// Builds a handoff for `endpoint` (an http or https URL with no query); refuses an endpoint
-    /// whose MCP URL would not parse back.
-    public init(endpoint: String, readingKey: ReadingKey, editorKey: EditorKey? = nil) throws(IdentityError) {
+    /// whose MCP URL would not parse back. The bucket is the one `readingKey` derives unless given
+    /// (an archive whose keys were rotated).
+    public init(endpoint: String, bucket: BucketID? = nil, readingKey: ReadingKey, editorKey: EditorKey? = nil) throws(IdentityError) {
         var trimmed = endpoint
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let parsed = try MCPURL(trimmed + "/mcp/b/" + readingKey.bucket.rawValue)
+        let bucket = bucket ?? readingKey.bucket
+        let parsed = try MCPURL(trimmed + "/mcp/b/" + bucket.rawValue)
         self.endpoint = parsed.endpoint
+        self.bucket = bucket
         self.readingKey = readingKey
         self.editorKey = editorKey
     }
 
-    public var bucket: BucketID { readingKey.bucket }
+    /// Whether the reading key derives the bucket (§1.6): true but after a key rotation.
+    public var readingKeyDerivesBucket: Bool { readingKey.bucket == bucket }
 
     /// §1.5: the deployment's MCP base URL, a `/`, and the bucket.
     public var mcpURL: String { endpoint + "/mcp/b/" + bucket.rawValue }
@@ -60,11 +70,13 @@ public struct Handoff: Sendable, CustomStringConvertible {
     /// Parses a handoff as every reader does (protocol §1.5).
     ///
     /// Each field is the first line after `Name:`; the MCP URL is http/https without query or
-    /// fragment and ends in `/mcp/b/<bucket>`; the reading key passes §1.1 and belongs to that
-    /// bucket; the editor key is optional. With `checkingInstruction` (the package importer's rule)
+    /// fragment and ends in `/mcp/b/<bucket>`; the reading key passes §1.1; the editor key is
+    /// optional. A reading key that derives another bucket is taken only with `allowingRotatedKey`
+    /// (the caller then proves it with a signed read): otherwise it is `bucketMismatch`, §1.5's
+    /// "the reading key belongs to a different bucket than the MCP URL". With `checkingInstruction` (the package importer's rule)
     /// the Instruction line must mention `setup_guide` and "Keep the reading key[ and the editor
     /// key] local".
-    public init(parsing text: String, checkingInstruction: Bool = true) throws(IdentityError) {
+    public init(parsing text: String, checkingInstruction: Bool = true, allowingRotatedKey: Bool = false) throws(IdentityError) {
         let bytes = Array(text.utf8)
         if checkingInstruction {
             guard let line = Handoff.field("Instruction", in: bytes) else { throw .missingField(name: "Instruction") }
@@ -74,10 +86,11 @@ public struct Handoff: Sendable, CustomStringConvertible {
         guard let readingField = Handoff.field("Reading key", in: bytes) else { throw .missingField(name: "Reading key") }
         let mcp = try MCPURL(url)
         let reading = try ReadingKey(handoffField: readingField)
-        guard reading.bucket == mcp.bucket else { throw .bucketMismatch }
+        guard allowingRotatedKey || reading.bucket == mcp.bucket else { throw .bucketMismatch }
         var editor: EditorKey?
         if let editorField = Handoff.field("Editor key", in: bytes) { editor = try EditorKey(handoffField: editorField) }
         endpoint = mcp.endpoint
+        bucket = mcp.bucket
         readingKey = reading
         editorKey = editor
     }

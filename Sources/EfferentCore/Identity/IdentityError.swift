@@ -3,6 +3,7 @@
 /// Descriptions name the field at fault, never its value: these strings hold keys.
 public enum IdentityError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedBucketID
+    case malformedKitLocator
     /// `kind` is `reading` or `editor`.
     case keyFieldParts(kind: String)
     case keyFieldPrefix(kind: String)
@@ -22,6 +23,8 @@ public enum IdentityError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .malformedBucketID:
             "malformed bucket id"
+        case .malformedKitLocator:
+            "malformed kit locator"
         case let .keyFieldParts(kind):
             "the \(kind) key must be three parts joined by dots: efferent-\(kind)-v1.<private>.<public>"
         case let .keyFieldPrefix(kind):

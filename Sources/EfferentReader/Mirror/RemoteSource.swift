@@ -8,7 +8,8 @@ public struct RemoteSource: EventSource {
     public let fetchedDays: Int
 
     /// Fetches every listed day in `from…through`.
-    public static func fetch(client: ArchiveClient, reading: ReadingKey, from: CalendarDay, through: CalendarDay) async throws -> RemoteSource {
+    public static func fetch(client: ArchiveClient, reading: ReadingKey, previous: ReadingKey? = nil, from: CalendarDay,
+                             through: CalendarDay) async throws -> RemoteSource {
         let listed = try await client.listing(from: from, to: through, readKey: reading.readKey)
         var events = [ArchiveEvent]()
         var fetched = 0
@@ -17,7 +18,7 @@ public struct RemoteSource: EventSource {
             repeat {
                 let answer = try await client.range(from: span.from, to: span.to, after: after, readKey: reading.readKey)
                 for entry in answer.days {
-                    events += try MirrorSource.events(of: try Syncer.open(entry, reading: reading, bucket: client.bucket), day: entry.day)
+                    events += try MirrorSource.events(of: try Syncer.open(entry, keys: [reading] + (previous.map { [$0] } ?? []), bucket: client.bucket), day: entry.day)
                     fetched += 1
                 }
                 after = answer.next

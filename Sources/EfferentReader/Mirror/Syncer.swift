@@ -29,13 +29,16 @@ public final class Syncer {
 
     let client: ArchiveClient
     let reading: ReadingKey
+    /// The reading key a key rotation under way replaces: days not re-sealed yet open with it.
+    let previous: ReadingKey?
     let mirror: Mirror
     public var progress: ((Progress) -> Void)?
     public static let inFlight = 4
 
-    public init(client: ArchiveClient, reading: ReadingKey, mirror: Mirror) {
+    public init(client: ArchiveClient, reading: ReadingKey, previous: ReadingKey? = nil, mirror: Mirror) {
         self.client = client
         self.reading = reading
+        self.previous = previous
         self.mirror = mirror
     }
 
@@ -68,7 +71,7 @@ public final class Syncer {
         var received = Set<CalendarDay>()
         var lastSave = Date()
         var next = 0
-        let client = self.client, readKey = reading.readKey, reading = self.reading, listed = stamps
+        let client = self.client, readKey = reading.readKey, keys = [reading] + (previous.map { [$0] } ?? []), listed = stamps
         try await withThrowingTaskGroup(of: (Int, [Fetched], Int, Int).self) { group in
             func launch() {
                 guard next < ranges.count else { return }
@@ -89,7 +92,7 @@ public final class Syncer {
                     // and thrown when the day's turn to be stored comes, as if it were done there.
                     let clock = LocalClock()
                     let fetched = days.compactMap { entry in
-                        listed[entry.day].map { Fetched(entry.day, stamp: $0, entry: entry, reading: reading, bucket: client.bucket, clock: clock) }
+                        listed[entry.day].map { Fetched(entry.day, stamp: $0, entry: entry, keys: keys, bucket: client.bucket, clock: clock) }
                     }
                     return (index, fetched, requests, bytes)
                 }
@@ -140,31 +143,37 @@ public final class Syncer {
         let stamp: String
         let opened: Result<Opened, any Error>
 
-        init(_ day: CalendarDay, stamp: String, entry: Frame.Day, reading: ReadingKey, bucket: BucketID, clock: LocalClock) {
+        init(_ day: CalendarDay, stamp: String, entry: Frame.Day, keys: [ReadingKey], bucket: BucketID, clock: LocalClock) {
             self.day = day
             self.stamp = stamp
             opened = Result {
-                let (body, decoded) = try Syncer.opened(entry, reading: reading, bucket: bucket)
+                let (body, decoded) = try Syncer.opened(entry, keys: keys, bucket: bucket)
                 return Opened(body: body, digest: Result { try MirrorDigest.digest(body, decoded: decoded, day: day, stamp: stamp, clock: clock) })
             }
         }
     }
 
-    func open(_ entry: Frame.Day) throws -> [UInt8] { try Self.open(entry, reading: reading, bucket: client.bucket) }
+    func open(_ entry: Frame.Day) throws -> [UInt8] { try Self.open(entry, keys: [reading] + (previous.map { [$0] } ?? []), bucket: client.bucket) }
 
-    /// Opens, inflates (16 MiB cap) and decodes a sealed day; only a day that reads is kept.
-    static func open(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> [UInt8] {
-        try opened(entry, reading: reading, bucket: bucket).body
+    /// Opens, inflates (16 MiB cap) and decodes a sealed day with the first of `keys` that opens
+    /// it (a rotation's new key, then the one it replaces); only a day that reads is kept.
+    static func open(_ entry: Frame.Day, keys: [ReadingKey], bucket: BucketID) throws -> [UInt8] {
+        try opened(entry, keys: keys, bucket: bucket).body
     }
 
     /// `open`, with the body as decoded: the index digests the day from it rather than decoding it again.
-    static func opened(_ entry: Frame.Day, reading: ReadingKey, bucket: BucketID) throws -> (body: [UInt8], decoded: DecodedDay) {
-        let plaintext: [UInt8]
-        do {
-            plaintext = try SealedEnvelope.open(Array(entry.sealed), with: reading.privateKey,
-                                                aad: .day(bucket: bucket.rawValue, day: entry.day))
-        } catch {
-            throw MirrorError.dayDoesNotOpen(entry.day, error.description)
+    static func opened(_ entry: Frame.Day, keys: [ReadingKey], bucket: BucketID) throws -> (body: [UInt8], decoded: DecodedDay) {
+        var plaintext: [UInt8]?
+        var failure: (any Error)?
+        for key in keys where plaintext == nil {
+            do {
+                plaintext = try SealedEnvelope.open(Array(entry.sealed), with: key.privateKey, aad: .day(bucket: bucket.rawValue, day: entry.day))
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        guard let plaintext else {
+            throw MirrorError.dayDoesNotOpen(entry.day, (failure as? CustomStringConvertible)?.description ?? "it does not open")
         }
         do {
             let body = try DayBody.inflate(plaintext)

@@ -1,7 +1,7 @@
 import EfferentCore
 import EfferentHTTP
 
-/// Every route of protocol §6–§8 with its handler and body ceiling (§6). Bucket ids, days and
+/// Every route of protocol §6–§8 with its handler and body ceiling (§6), and this project's kit routes. Bucket ids, days and
 /// edit names are parsed while the path is matched, so a handler only ever sees valid ones.
 extension ArchiveHandlers {
     func addRoutes(to router: Router) {
@@ -12,6 +12,10 @@ extension ArchiveHandlers {
         router.parameter("day") { text in
             guard let day = CalendarDay(text) else { throw ServiceError(400, "\(text.prefix(40)) is not a real date (YYYY-MM-DD)") }
             return day
+        }
+        router.parameter("locator") { text in
+            guard let locator = try? KitLocator(text) else { throw ServiceError(400, "malformed kit locator") }
+            return locator
         }
         router.parameter("name") { text in
             guard let name = try? EditName(text) else { throw ServiceError(400, "malformed edit name") }
@@ -47,6 +51,12 @@ extension ArchiveHandlers {
         }
         router.get("/b/:bucket/o/:name") { [self] request, p in try outcome(p.get("bucket"), p.get("name"), request) }
         router.post("/mcp/b/:bucket", body: BodyLimit(bytes: 1024 * 1024)) { [self] request, p in try mcp(p.get("bucket"), request) }
+
+        // This project's extension, off Efferent's routes: recovery kits' sealed records.
+        router.put("/kit/:locator", body: BodyLimit(bytes: 4096, refusal: ServiceError(413, "a sealed recovery record is at most 4 KiB"))) {
+            [self] request, p in try putKit(p.get("locator"), request)
+        }
+        router.get("/kit/:locator") { [self] request, p in try getKit(p.get("locator"), request) }
         addLinkRoutes(to: router)
         addViewerRoutes(to: router)
     }

@@ -6,7 +6,7 @@ import EfferentSystem
 /// database for PostgreSQL (every process behind the load balancer shares them).
 final class RateLimiter: Sendable {
     enum Kind: String, Sendable {
-        case claims, writes, edits, links
+        case claims, writes, edits, links, kits
 
         var sentence: String {
             switch self {
@@ -14,6 +14,7 @@ final class RateLimiter: Sendable {
             case .writes: "too many writes from here just now"
             case .edits: "too many edits from here just now"
             case .links: "too many requests for shared links from here just now; wait a minute and try again"
+            case .kits: "too many recovery-kit requests from here just now"
             }
         }
     }
@@ -33,6 +34,7 @@ final class RateLimiter: Sendable {
         case .writes: limits.writes
         case .edits: limits.edits
         case .links: limits.links
+        case .kits: limits.kits
         }
         let second = Int64(now.timeIntervalSince1970)
         let minute = second - second % 60

@@ -59,6 +59,15 @@ public protocol ArchiveStore: LinkStore {
 
     /// The operator's delete: removes a bucket and everything in it. `false` when there was none.
     func removeBucket(_ id: BucketID) throws -> Bool
+
+    /// Keeps a recovery kit's sealed record (or a rotation's) under `locator` for the bucket's
+    /// owner, counting its bytes against both tallies; a locator already holding this bucket's
+    /// record is replaced. A bucket keeps at most `maxKits` records: the oldest goes first.
+    func putKit(_ locator: KitLocator, bucket: BucketID, writer: Ed25519PublicKey, sealed: [UInt8], quota: Quota, maxKits: Int,
+                now: Date) throws -> PutKitResult
+
+    /// The sealed record kept under `locator`, or nil.
+    func kit(_ locator: KitLocator) throws -> StoredKit?
 }
 
 /// What every store writes and reads the same way.

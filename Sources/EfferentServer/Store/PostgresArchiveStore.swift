@@ -93,9 +93,9 @@ public final class PostgresArchiveStore: ArchiveStore {
     }
 
     /// Thrown inside a transaction to roll it back and answer `result`.
-    private struct Refusal<Result: Sendable>: Error { let result: Result }
+    struct Refusal<Result: Sendable>: Error { let result: Result }
 
-    private func refusing<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+    func refusing<Result: Sendable>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
         do {
             return try write(body)
         } catch let refusal as Refusal<Result> {
@@ -382,6 +382,7 @@ public final class PostgresArchiveStore: ArchiveStore {
                 try db.query("DELETE FROM \(table) WHERE link IN (SELECT id FROM link WHERE bucket = $1::text)", [.text(id.rawValue)])
             }
             try db.query("DELETE FROM link WHERE bucket = $1::text", [.text(id.rawValue)])
+            try db.query("DELETE FROM kit WHERE bucket = $1::text", [.text(id.rawValue)])
             return try db.query("DELETE FROM bucket WHERE id = $1::text", [.text(id.rawValue)]).affected == 1
         }
     }

@@ -111,6 +111,18 @@ enum PostgresSchema {
         );
         CREATE INDEX link_ticket_expiry ON link_ticket (expires);
         """),
+        (3, """
+        -- Recovery kits' sealed records (documents/protocol.md, "Recovery kits"), off Efferent's
+        -- routes: each under a locator derived from a secret the service never sees.
+        CREATE TABLE kit (
+            locator text COLLATE "C" PRIMARY KEY,
+            bucket text COLLATE "C" NOT NULL,
+            bytes int8 NOT NULL,
+            at int8 NOT NULL,                   -- ms since 1970 when put
+            sealed bytea NOT NULL
+        );
+        CREATE INDEX kit_bucket ON kit (bucket, at);
+        """),
     ]
 
     /// Applies every migration the database has not seen, each in its own transaction, holding

@@ -351,6 +351,7 @@ public final class SQLiteArchiveStore: ArchiveStore {
                 try db.statement("DELETE FROM \(table) WHERE link IN (SELECT id FROM link WHERE bucket = ?)").run([.text(id.rawValue)])
             }
             try db.statement("DELETE FROM link WHERE bucket = ?").run([.text(id.rawValue)])
+            try db.statement("DELETE FROM kit WHERE bucket = ?").run([.text(id.rawValue)])
             try db.statement("DELETE FROM bucket WHERE id = ?").run([.text(id.rawValue)])
             return db.changes == 1
         }

@@ -97,6 +97,18 @@ enum SQLiteSchema {
         );
         CREATE INDEX link_ticket_expiry ON link_ticket (expires);
         """),
+        (3, """
+        -- Recovery kits' sealed records (documents/protocol.md, "Recovery kits"), off Efferent's
+        -- routes: each under a locator derived from a secret the service never sees.
+        CREATE TABLE kit (
+            locator TEXT PRIMARY KEY,
+            bucket TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            at INTEGER NOT NULL,                -- ms since 1970 when put
+            sealed BLOB NOT NULL
+        );
+        CREATE INDEX kit_bucket ON kit (bucket, at);
+        """),
     ]
 
     /// Applies every migration the database has not seen, each in its own transaction.

@@ -20,12 +20,13 @@ public enum StoreMigration {
         public var invites = 0
         public var links = 0
         public var linkFiles = 0
+        public var kits = 0
         public var taken: Int64 = 0
 
         public var description: String {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return "\(count(buckets, "archive")), \(count(days, "day")) (\(dayBytes) bytes), \(count(edits, "edit")), "
-                + "\(count(invites, "invite")), \(count(links, "shared link")) (\(count(linkFiles, "file"))), \(taken) bytes taken"
+                + "\(count(invites, "invite")), \(count(links, "shared link")) (\(count(linkFiles, "file"))), \(count(kits, "recovery record")), \(taken) bytes taken"
         }
     }
 
@@ -54,7 +55,7 @@ public enum StoreMigration {
             try target.write { pg in
                 // No service process may claim, upload or count anything here until the copy
                 // commits: the empty check and the tally below must stay true.
-                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally, link, link_file, link_access IN EXCLUSIVE MODE")
+                try pg.execute("LOCK TABLE bucket, day, edit, invite, tally, link, link_file, link_access, kit IN EXCLUSIVE MODE")
                 let occupied = try pg.query("""
                     SELECT (SELECT count(*) FROM bucket) + (SELECT count(*) FROM invite) + (SELECT count(*) FROM day)
                          + (SELECT count(*) FROM edit) + (SELECT bytes FROM tally WHERE name = 'service') + (SELECT count(*) FROM link)
@@ -143,6 +144,11 @@ public enum StoreMigration {
                     _ = try pg.query("INSERT INTO link_access (link, at, recipient) VALUES ($1::text, $2::int8, $3::text)",
                                      [.text(row.text(0)), .integer(row.int64(1)), .text(row.text(2))])
                 }
+                _ = try sqlite.statement("SELECT locator, bucket, bytes, at, sealed FROM kit").rows { row in
+                    _ = try pg.query("INSERT INTO kit (locator, bucket, bytes, at, sealed) VALUES ($1::text, $2::text, $3::int8, $4::int8, $5::bytea)",
+                                     [.text(row.text(0)), .text(row.text(1)), .integer(row.int64(2)), .integer(row.int64(3)), .bytes(row.blob(4))])
+                    summary.kits += 1
+                }
 
                 summary.taken = try sqlite.statement("SELECT bytes FROM tally WHERE name = 'service'").first { $0.int64(0) } ?? 0
                 _ = try pg.query("UPDATE tally SET bytes = $1::int8 WHERE name = 'service'", [.integer(summary.taken)])
@@ -150,9 +156,13 @@ public enum StoreMigration {
                 // The same counts on both sides, or nothing commits.
                 let before = try SQLiteArchiveStore.serviceStats(sqlite)
                 let after = try PostgresArchiveStore.serviceStats(pg)
-                let copied = try pg.query("SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite), (SELECT count(*) FROM link), (SELECT count(*) FROM link_file)")
+                let copied = try pg.query("""
+                    SELECT (SELECT count(*) FROM edit), (SELECT count(*) FROM invite), (SELECT count(*) FROM link), (SELECT count(*) FROM link_file),
+                           (SELECT count(*) FROM kit)
+                    """)
                 guard before == after, copied.int64(0, 0) == Int64(summary.edits), copied.int64(0, 1) == Int64(summary.invites),
-                      copied.int64(0, 2) == Int64(summary.links), copied.int64(0, 3) == Int64(summary.linkFiles) else {
+                      copied.int64(0, 2) == Int64(summary.links), copied.int64(0, 3) == Int64(summary.linkFiles),
+                      copied.int64(0, 4) == Int64(summary.kits) else {
                     throw Failure.mismatch(source: before, target: after)
                 }
                 return summary

@@ -44,17 +44,21 @@ public struct DayBuilder {
         let hours = stride(from: start, to: end, by: 3600).map { (start: $0, end: min($0 + 3600, end)) }
         // HealthKit's own sums, where a phone supplied them, stand for the totals (SuppliedTotals).
         let supplied = SuppliedTotals.day(try store.suppliedTotals(from: start, to: end), start: start, end: end, hours: hours)
-        for metric in Set(totals.keys).union(supplied.day.keys).union(supplied.hours.keys).sorted() {
+        // A restored writer's: the archive's own totals, standing until the store's samples sum to more.
+        let archived = ArchivedTotals(try store.archivedTotals(from: start, to: end), dayStart: start)
+        for metric in Set(totals.keys).union(supplied.day.keys).union(supplied.hours.keys).union(archived.units.keys).sorted() {
             let entry = totals[metric]
-            let unit: String? = if let entry { entry.unit } else { supplied.units[metric] ?? nil }
-            let dayTotal = supplied.day[metric] ?? entry.flatMap { TotalsCalculator.totals(of: $0.samples, buckets: dayBucket)[0] }
+            let unit: String? = if let entry { entry.unit } else if let given = supplied.units[metric] { given } else { archived.units[metric] ?? nil }
+            let dayTotal = supplied.day[metric]
+                ?? archived.standing(archived.day(metric), entry.flatMap { TotalsCalculator.totals(of: $0.samples, buckets: dayBucket)[0] })
             if let total = dayTotal {
                 events.append(try DayEvent(kind: .total, metric: metric, bucket: .day, unit: unit, start: start, end: end, value: total))
             }
             guard hourly else { continue }
             let computed = entry.map { TotalsCalculator.totals(of: $0.samples, buckets: hours) } ?? Array(repeating: nil, count: hours.count)
             for (index, hour) in hours.enumerated() {
-                guard let value = supplied.hours[metric]?[hour.start] ?? computed[index] else { continue }
+                guard let value = supplied.hours[metric]?[hour.start] ?? archived.standing(archived.hours[metric]?[hour.start], computed[index])
+                else { continue }
                 events.append(try DayEvent(kind: .total, metric: metric, bucket: .hour, unit: unit, start: hour.start, end: hour.end, value: value))
             }
         }

@@ -84,14 +84,18 @@ final class RecordInserter {
             // Only an import (not a run held for a receiver's commits) stores rows no UUID claims.
             let imported = try db.statement("SELECT EXISTS (SELECT 1 FROM import_run WHERE format <> ?)")
                 .first([.text(SourceStore.heldRunFormat)]) { $0.int64(0) == 1 } ?? false
-            exportTwin = imported ? try db.statement("SELECT rid, 1 FROM record WHERE \(Self.sameSample) AND sample IS NULL LIMIT 1") : nil
+            // A row restored from the archive (`SourceStore.restoredSample`) is met as an export's is;
+            // it keeps `matched` NULL, so the export it came from, imported again, still meets it.
+            exportTwin = imported
+                ? try db.statement("SELECT rid, 1 FROM record WHERE \(Self.sameSample) AND ifnull(sample, -1) = -1 LIMIT 1") : nil
             // For records that repeat readings samples bring on their own (a workout's series): an
             // export row no sample claims yet first, else one a sample of the same reading met already.
             repeatedTwin = imported ? try db.statement("""
-                SELECT rid, sample IS NULL FROM record WHERE \(Self.sameSample) AND (sample IS NULL OR matched IS NOT NULL)
-                ORDER BY sample IS NOT NULL LIMIT 1
+                SELECT rid, ifnull(sample, -1) = -1 FROM record WHERE \(Self.sameSample) AND (ifnull(sample, -1) = -1 OR matched IS NOT NULL)
+                ORDER BY ifnull(sample, -1) <> -1 LIMIT 1
                 """) : nil
-            claimed = imported ? try db.statement("UPDATE record SET sample = ?, matched = seen WHERE rid = ?") : nil
+            claimed = imported
+                ? try db.statement("UPDATE record SET sample = ?, matched = CASE WHEN sample = -1 THEN NULL ELSE seen END WHERE rid = ?") : nil
             takenBack = nil
         } else {
             exportTwin = nil
@@ -101,7 +105,11 @@ final class RecordInserter {
             phoneTwin = phoneRows
                 ? try db.statement("SELECT rid FROM record WHERE \(Self.sameSample) AND sample IS NOT NULL AND matched IS NULL LIMIT 1")
                 : nil
-            claimed = phoneRows ? try db.statement("UPDATE record SET id = ?, matched = ? WHERE rid = ?") : nil
+            // A restored row an export record meets becomes that export's row (no sample claims it),
+            // seen by this run as a row it found by identity is.
+            claimed = phoneRows ? try db.statement("""
+                UPDATE record SET id = ?, matched = ?, sample = nullif(sample, -1), seen = CASE WHEN sample = -1 THEN ?2 ELSE seen END WHERE rid = ?
+                """) : nil
             takenBack = phoneRows ? try db.statement("DELETE FROM record WHERE rid = ?") : nil
         }
         statement = try db.statement("""
@@ -254,18 +262,18 @@ final class RecordInserter {
         switch kind {
         case "ecg":
             let ecg = try db.statement("""
-                SELECT source, start, end FROM record WHERE metric = ? AND start = ? AND origin = 0 AND sample IS NULL LIMIT 1
+                SELECT source, start, end FROM record WHERE metric = ? AND start = ? AND origin = 0 AND ifnull(sample, -1) = -1 LIMIT 1
                 """).first([.text(RecordParts.electrocardiogram), .integer(start)]) { ($0.text(0), $0.int64(1), $0.int64(2)) }
             guard let (source, from, to) = ecg else { return false }
             try db.statement("""
-                UPDATE record SET sample = ?, matched = seen WHERE start BETWEEN ? AND ? AND source = ? AND origin = 0 AND sample IS NULL
-                AND (metric = ? OR metric LIKE ?)
+                UPDATE record SET sample = ?, matched = CASE WHEN sample = -1 THEN NULL ELSE seen END WHERE start BETWEEN ? AND ?
+                AND source = ? AND origin = 0 AND ifnull(sample, -1) = -1 AND (metric = ? OR metric LIKE ?)
                 """).run([.integer(sample), .integer(from), .integer(to), .text(source), .text(RecordParts.electrocardiogram),
                           .text(RecordParts.electrocardiogram + ".%")])
         case "heartbeatSeries":
             try db.statement("""
-                UPDATE record SET sample = ?, matched = seen WHERE metric = ? AND source = ? AND start BETWEEN ? AND ? AND origin = 0
-                AND sample IS NULL
+                UPDATE record SET sample = ?, matched = CASE WHEN sample = -1 THEN NULL ELSE seen END WHERE metric = ? AND source = ?
+                AND start BETWEEN ? AND ? AND origin = 0 AND ifnull(sample, -1) = -1
                 """).run([.integer(sample), .text(RecordParts.heartbeat.metric), .text(first.record.source), .integer(start - 1), .integer(end + 1)])
             guard db.changes > 0 else { return false }
         default:

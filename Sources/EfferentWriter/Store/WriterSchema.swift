@@ -239,6 +239,24 @@ enum WriterSchema {
         ) WITHOUT ROWID;
         CREATE INDEX supplied_total_start ON supplied_total (start);
         """),
+        (13, """
+        -- The archive's own totals, for a writer restored from a kit (`SourceStore.restore`): each
+        -- hour and day bucket a sealed day held. The samples they were summed from are not in the
+        -- archive (a body carries totals, not their samples), so these stand for the buckets until
+        -- the store's own samples sum to as much or more: a re-imported export or a phone's backfill
+        -- of the same history sums to the same figure and changes nothing; more of a bucket's samples
+        -- than the archive counted make the larger sum stand. Instants are Unix seconds.
+        CREATE TABLE archived_total (
+            metric TEXT NOT NULL,
+            width TEXT NOT NULL,          -- 'hour' or 'day'
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            value REAL NOT NULL,
+            unit TEXT,
+            PRIMARY KEY (metric, width, start)
+        ) WITHOUT ROWID;
+        CREATE INDEX archived_total_start ON archived_total (start);
+        """),
     ]
 
     /// What a migration takes over from what a store made before holds, run in the migration's

@@ -1,6 +1,6 @@
 import Foundation
 
-/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive] [dashboard] [import] [exhaustion] [answers] [share]` (all when none is named);
+/// scripts/bench: `efferent-bench [core] [server] [postgres] [edits] [loop] [sql] [receive] [dashboard] [import] [exhaustion] [answers] [share] [keys]` (all when none is named);
 /// `index` only when named (hours at the counts).
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "index-answers" {
     // A child of `index`: one fresh reader's answers over a mirror whose index the parent damaged.
@@ -23,6 +23,7 @@ do {
     if all || arguments.contains("answers") { try await AnswersBench.run() }
     if all || arguments.contains("share") { try await ShareBench.run() }
     if arguments.contains("index") { try await IndexDamageBench.run() }
+    if all || arguments.contains("keys") { try await KeysBench.run() }
 } catch {
     FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
     exit(1)
