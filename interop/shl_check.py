@@ -225,9 +225,10 @@ def command_compare(arguments) -> None:
                 continue
             start = resource["effectivePeriod"]["start"]
             night = next((row for row in nights.values() if row["start"] == start), None)
-            if night is None or night["asleepHours"] != resource["valueQuantity"]["value"]:
-                fail(f"the night starting {start}: the Observation says {resource['valueQuantity']['value']}, efferent sleep says "
-                     f"{night and night['asleepHours']}")
+            # A night with only "in bed" has no asleep figure: no value, and the reason it is absent.
+            said = resource["valueQuantity"]["value"] if "valueQuantity" in resource else None
+            if night is None or night["asleepHours"] != said or (said is None and "dataAbsentReason" not in resource):
+                fail(f"the night starting {start}: the Observation says {said}, efferent sleep says {night and night['asleepHours']}")
             checked += 1
     if arguments.workouts:
         answer = json.load(open(arguments.workouts, encoding="utf-8"), parse_float=decimal.Decimal)

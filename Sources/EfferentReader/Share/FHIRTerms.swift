@@ -7,6 +7,8 @@ public enum FHIRTerms {
     public static let ucum = "http://unitsofmeasure.org"
     /// FHIR R4 `observation-category` (https://hl7.org/fhir/R4/codesystem-observation-category.html).
     public static let category = "http://terminology.hl7.org/CodeSystem/observation-category"
+    /// Why an Observation has no value (FHIR R4 data-absent-reason).
+    public static let dataAbsentReason = "http://terminology.hl7.org/CodeSystem/data-absent-reason"
     /// Efferent's metric names (documents/protocol.md, decision A.9): what `efferent daily --metric`
     /// takes. Every Observation carries one, so a reader can hold it to the CLI's answer.
     public static let metricSystem = "urn:efferent:metric"

@@ -49,7 +49,10 @@ extension ShareBundle {
             lines = ["\(answer.nights.count) of \(answer.range.dayCount) nights recorded.",
                      "Asleep per night: median \(Self.hours(distribution.median)), from \(Self.hours(distribution.min)) to \(Self.hours(distribution.max)), "
                      + "mean \(Self.hours(distribution.mean))."]
-            if let last = answer.nights.last { lines.append("Latest: the night of \(last.night), \(Self.hours(last.asleepHours)) asleep.") }
+            if let last = answer.nights.last {
+                lines.append("Latest: the night of \(last.night), "
+                             + (last.asleepHours.map { "\(Self.hours($0)) asleep." } ?? "only time in bed recorded, no time asleep."))
+            }
         } else {
             lines = ["No sleep was recorded in these \(answer.range.dayCount) nights."]
         }

@@ -282,8 +282,17 @@ public struct ShareBundle: Sendable {
             s.coding(FHIRTerms.metricSystem, "sleep")
             s.coding(FHIRTerms.healthKitSystem, "HKCategoryTypeIdentifierSleepAnalysis")
         }
-        s.key("valueQuantity")
-        s.quantity(night.asleepHours, ucum: "h", unit: "h")
+        if let asleep = night.asleepHours {
+            s.key("valueQuantity")
+            s.quantity(asleep, ucum: "h", unit: "h")
+        } else {
+            // Only "in bed" was recorded: no asleep figure, not 0 h (the one night rule), and FHIR
+            // says why the value is absent.
+            s.object("dataAbsentReason") { s in
+                s.array("coding") { s in s.coding(FHIRTerms.dataAbsentReason, "unknown", "Unknown") }
+                s.member("text", "only time in bed was recorded this night, no time asleep")
+            }
+        }
         s.array("component") { s in
             for stage in MetricCatalogue.sleepStages {
                 guard let hours = night.stages[stage] else { continue }
