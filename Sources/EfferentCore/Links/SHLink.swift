@@ -94,7 +94,10 @@ public struct SHLink: Sendable, Equatable {
         guard case .object = json else { throw .payload("is not a JSON object") }
         guard let url = json["url"]?.stringValue else { throw .payload("has no url") }
         guard let keyText = json["key"]?.stringValue, let raw = Base64URL.decode(keyText) else { throw .payload("has no base64url key") }
-        if let version = json["v"]?.numberValue, version > 1 { throw .payload("is version \(Int(version)), newer than this reader knows") }
+        if let version = json["v"]?.numberValue, version > 1 {
+            // Said as written, not through Int: a payload's v of 1e300 is someone else's input.
+            throw .payload("is version \(version.rounded() == version && version < 1e15 ? String(Int64(version)) : String(version)), newer than this reader knows")
+        }
         var expires: Int64?
         if let member = json["exp"] {
             guard let value = member.numberValue, value.isFinite, value.rounded() == value, abs(value) < 1e15 else {
